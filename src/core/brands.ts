@@ -1,0 +1,36 @@
+import { isCountry, resolveLocale } from './locale';
+import type { Brand, Country, Locale } from './types';
+
+export interface BrandRoute {
+  brand: Brand;
+  locale: Locale;
+  country: Country;
+}
+
+/** Route paths in one place: /:brand/:locale/:country. */
+export function brandPath(brandId: string, locale: Locale, country: Country): string {
+  return `/${brandId}/${locale}/${country}`;
+}
+
+/**
+ * Matches /:brand/:locale/:country against the known brands. An unknown
+ * locale falls back to nl; an unknown brand or country, or any other shape,
+ * is no brand page (null → 404).
+ */
+export function matchBrandRoute(pathname: string, brands: ReadonlyMap<string, Brand>): BrandRoute | null {
+  const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
+  if (segments.length !== 3) return null;
+  const [id, locale, country] = segments.map((s) => decodeURIComponent(s));
+  const brand = brands.get(id);
+  if (!brand || !isCountry(country)) return null;
+  return { brand, locale: resolveLocale(locale), country };
+}
+
+export function pageTitle(brand: Pick<Brand, 'name'>): string {
+  return `${brand.name} | Service`;
+}
+
+/** Brands keyed by id, from parsed brand files (callers read the files). */
+export function indexBrands(brands: readonly Brand[]): Map<string, Brand> {
+  return new Map(brands.map((b) => [b.id, b]));
+}

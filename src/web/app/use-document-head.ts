@@ -1,0 +1,18 @@
+import { useEffect } from 'react';
+
+/** Keeps title, favicon and <html lang> in step with the page shown. */
+export function useDocumentHead(title: string, lang: string, favicon?: string): void {
+  useEffect(() => {
+    document.title = title;
+    document.documentElement.lang = lang;
+    if (favicon) {
+      let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+      if (!link) {
+        link = document.createElement('link');
+        link.rel = 'icon';
+        document.head.append(link);
+      }
+      link.href = favicon;
+    }
+  }, [title, lang, favicon]);
+}

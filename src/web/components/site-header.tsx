@@ -1,0 +1,49 @@
+import { useNavigate } from 'react-router-dom';
+import { brandPath } from '../../core/brands';
+import { LOCALES } from '../../core/locale';
+import type { Brand, Country } from '../../core/types';
+import { assetUrl } from '../app/brands';
+import { useLocale, useT } from '../i18n';
+
+interface Props {
+  brand: Brand;
+  country: Country;
+}
+
+export function SiteHeader({ brand, country }: Props) {
+  const t = useT();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const { header } = brand;
+  const heading = header.title?.[locale] ?? header.banner?.[locale];
+  return (
+    <header className={`site-header site-header--${header.style}`}>
+      <div className="site-header__bar">
+        <img className="site-header__logo" src={assetUrl(brand.logo)} alt={brand.name} width="160" height="40" />
+        {header.languageSwitch && (
+          <div className="language-switch" role="group" aria-label={t('header.languageSwitch')}>
+            {LOCALES.map((l) => (
+              <button
+                key={l}
+                type="button"
+                lang={l}
+                aria-pressed={l === locale}
+                aria-label={t(`header.switchTo.${l}`)}
+                onClick={() => navigate(brandPath(brand.id, l, country), { replace: true })}
+              >
+                {l.toUpperCase()}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      {header.banner ? (
+        <div className="site-header__banner">
+          <h1>{header.banner[locale]}</h1>
+        </div>
+      ) : (
+        <h1 className={header.title ? 'site-header__title' : 'visually-hidden'}>{heading ?? t('page.heading')}</h1>
+      )}
+    </header>
+  );
+}
