@@ -1,4 +1,5 @@
-import { indexBrands, type Brand } from '../../core/brands';
+import { indexBrands } from '../../core/brands';
+import type { Brand } from '../../core/types';
 
 // Every brands/*.json becomes a route at build time: adding a brand is data only.
 const brandFiles = import.meta.glob<Brand>('/brands/*.json', { eager: true, import: 'default' });
