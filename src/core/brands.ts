@@ -19,11 +19,22 @@ export function brandPath(brandId: string, locale: Locale, country: Country): st
  */
 export function matchBrandRoute(pathname: string, brands: ReadonlyMap<string, Brand>): BrandRoute | null {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
-  if (segments.length !== 3) return null;
-  const [id, locale, country] = segments.map((s) => decodeURIComponent(s));
+  if (segments.length !== 3 || segments.some((s) => s === '')) return null;
+  const decoded = segments.map(safeDecode);
+  if (decoded.includes(null)) return null;
+  const [id, locale, country] = decoded as string[];
   const brand = brands.get(id);
   if (!brand || !isCountry(country)) return null;
   return { brand, locale: resolveLocale(locale), country };
+}
+
+/** A malformed %-escape (e.g. "/%E0/nl/be") is no brand page, not a crash. */
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 export function pageTitle(brand: Pick<Brand, 'name'>): string {

@@ -28,7 +28,8 @@ export function SiteHeader({ brand, country }: Props) {
                 type="button"
                 lang={l}
                 aria-pressed={l === locale}
-                aria-label={t(`header.switchTo.${l}`)}
+                // The spoken name starts with the visible "FR" (WCAG 2.5.3, label in name), then says it in full.
+                aria-label={`${l.toUpperCase()} ${t(`header.switchTo.${l}`)}`}
                 onClick={() => navigate(brandPath(brand.id, l, country), { replace: true })}
               >
                 {l.toUpperCase()}

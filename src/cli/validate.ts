@@ -1,0 +1,33 @@
+/**
+ * `npm run validate [-- --root <dir>]`: checks brand files, form schemas
+ * and translations, prints each problem as "<file> <pointer>: <sentence>",
+ * exits 1 on any problem. The checks live in ./validate/ so tests call them
+ * directly.
+ */
+import { fileURLToPath } from 'node:url';
+import { formatProblem } from './validate/problem';
+import { validateProject } from './validate/project';
+
+export { validateProject } from './validate/project';
+export type { Problem } from './validate/problem';
+
+const defaultRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs the checks and prints the result; returns the exit status. */
+export function runValidate(argv: readonly string[], out: (line: string) => void = console.log): number {
+  const rootFlag = argv.indexOf('--root');
+  const root = rootFlag >= 0 && argv[rootFlag + 1] ? argv[rootFlag + 1] : defaultRoot;
+  const { problems, brandCount, variants } = validateProject(root);
+  if (problems.length === 0) {
+    out(`OK: ${brandCount} brand files, form variants ${variants.join(' and ')}, and the nl/fr texts have no problems.`);
+    return 0;
+  }
+  for (const problem of problems) out(formatProblem(problem));
+  const files = new Set(problems.map((p) => p.file)).size;
+  out(`\n${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}. Fix them and run npm run validate again.`);
+  return 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = runValidate(process.argv.slice(2));
+}

@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Brand } from '../../core/types';
+import { plainErrors } from './brand-schema-messages';
+import { themeContrastProblems } from './contrast';
+import { displayPath, isRecord, readJson } from './files';
+import type { Problem } from './problem';
+
+export interface BrandCheckOptions {
+  /** Project root: problems name files relative to it. */
+  root: string;
+  /** Absolute path of brand.schema.json. */
+  schemaFile: string;
+}
+
+/**
+ * Checks brand files one by one (schema, $schema, id, assets, contrast),
+ * then across files (unique ids). Files are given as absolute paths so
+ * tests can check fixtures that live outside brands/.
+ */
+export function checkBrandFiles(files: readonly string[], options: BrandCheckOptions): Problem[] {
+  const schema = readJson(options.root, options.schemaFile);
+  if (!schema.ok) return [schema.problem];
+  const compiled = compileBrandSchema(schema.data);
+  if (typeof compiled === 'string') {
+    return [{ file: displayPath(options.root, options.schemaFile), pointer: '', message: `the brand schema does not compile, so no brand file could be checked. A developer should look at it: ${compiled}` }];
+  }
+  const validate = compiled;
+  const problems: Problem[] = [];
+  const idOwners = new Map<string, string>();
+  for (const file of files) {
+    const shown = displayPath(options.root, file);
+    const read = readJson(options.root, file);
+    if (!read.ok) {
+      problems.push(read.problem);
+      continue;
+    }
+    const brand = read.data;
+    const inFile = (pointer: string, message: string): Problem => ({ file: shown, pointer, message });
+    if (!validate(brand)) {
+      for (const error of plainErrors(validate.errors ?? [], schema.data)) problems.push(inFile(error.pointer, error.message));
+    }
+    if (!isRecord(brand)) continue;
+    problems.push(...schemaRefProblems(brand, file, options.schemaFile).map((m) => inFile('/$schema', m)));
+    problems.push(...idProblems(brand, file, idOwners, options.root).map((m) => inFile('/id', m)));
+    for (const key of ['logo', 'favicon'] as const) {
+      // A name the schema already rejected would only repeat itself as "file not found".
+      if (problems.some((p) => p.file === shown && p.pointer === `/${key}`)) continue;
+      const message = assetProblem(brand[key], file, options.root, key);
+      if (message) problems.push(inFile(`/${key}`, message));
+    }
+    if (isRecord(brand.theme)) {
+      for (const { pointer, message } of themeContrastProblems(brand.theme as Partial<Brand['theme']>)) {
+        problems.push(inFile(pointer, message));
+      }
+    }
+  }
+  return problems;
+}
+
+/** The validate function, or why the schema itself is broken. */
+function compileBrandSchema(schema: unknown): ValidateFunction | string {
+  // verbose: errors carry their schema and data, which the plain sentences quote.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  addFormats(ajv);
+  try {
+    return ajv.compile(schema as object);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** `$schema` is what gives editors completion and inline errors, so it must reach the real schema. */
+function schemaRefProblems(brand: Record<string, unknown>, file: string, schemaFile: string): string[] {
+  const expected = relative(dirname(file), schemaFile).split(sep).join('/');
+  const ref = brand.$schema;
+  if (ref === undefined) {
+    return [`"$schema" is missing. Add "$schema": "${expected}" as the first line inside { so editors can help you fill in this file.`];
+  }
+  if (typeof ref !== 'string' || resolve(dirname(file), ref) !== schemaFile) {
+    return [`"$schema" must be "${expected}" (it is ${JSON.stringify(ref)}); that is how editors find the rules for this file.`];
+  }
+  return [];
+}
+
+function idProblems(brand: Record<string, unknown>, file: string, owners: Map<string, string>, root: string): string[] {
+  if (typeof brand.id !== 'string') return [];
+  const problems: string[] = [];
+  const fileId = basename(file, '.json');
+  if (brand.id !== fileId) {
+    problems.push(`the id "${brand.id}" must equal the file name without .json ("${fileId}"). Rename the file to ${brand.id}.json or change the id to "${fileId}".`);
+  }
+  const owner = owners.get(brand.id);
+  if (owner) problems.push(`the id "${brand.id}" is already used by ${owner}. Every brand needs its own id.`);
+  else owners.set(brand.id, displayPath(root, file));
+  return problems;
+}
+
+function assetProblem(asset: unknown, file: string, root: string, key: 'logo' | 'favicon'): string | undefined {
+  if (typeof asset !== 'string') return undefined;
+  const path = resolve(dirname(file), asset);
+  if (existsSync(path)) return undefined;
+  return `the ${key} file ${displayPath(root, path)} does not exist. Put the file there, or correct the name (capitals count).`;
+}

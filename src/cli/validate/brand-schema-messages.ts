@@ -1,0 +1,185 @@
+import type { ErrorObject } from 'ajv';
+import { isRecord } from './files';
+import { toPointer } from './problem';
+
+/** A brand-schema error as a pointer and a plain sentence (no ajv wording). */
+export interface PlainError {
+  pointer: string;
+  message: string;
+}
+
+const LANGUAGES: Record<string, string> = { nl: 'Dutch (nl)', fr: 'French (fr)' };
+
+/**
+ * Sentences for the schema's patterns, keyed by the $defs entry (colour, url,
+ * asset) or, for one-off patterns, by their path in brand.schema.json.
+ */
+const PATTERN_SENTENCES: Record<string, (value: string) => string> = {
+  colour: (v) =>
+    `"${v}" is not a colour this file understands. Write colours as # followed by six digits or letters a-f, e.g. #1a2b3c.`,
+  url: (v) => `"${v}" is not a full web address. It must start with https:// and contain no spaces.`,
+  asset: (v) =>
+    `"${v}" is not a file name in the assets folder. Write it as assets/<name>.svg (or .png or .ico), using lower-case letters, digits and dashes.`,
+  '#/properties/id/pattern': (v) =>
+    `"${v}" cannot be used as an id. Use 2 to 40 lower-case letters, digits and dashes, starting with a letter; it becomes part of the web address.`,
+  '#/properties/footer/properties/phone/pattern': (v) =>
+    `"${v}" is not a phone number this file accepts. Use digits, spaces, brackets and dashes (6 to 20 characters), optionally starting with +.`,
+};
+
+const TYPE_SENTENCES: Record<string, string> = {
+  string: 'this must be text between double quotes.',
+  boolean: 'this must be true or false, without quotes.',
+  object: 'this must be a group of fields between { and }.',
+  array: 'this must be a list between [ and ].',
+  number: 'this must be a number, without quotes.',
+  integer: 'this must be a whole number, without quotes.',
+};
+
+/**
+ * Turns ajv errors (run with `verbose: true`, so each carries its schema
+ * and data) into plain sentences. Errors that only repeat what an inner
+ * error says (`if`) are dropped.
+ */
+export function plainErrors(errors: readonly ErrorObject[], rootSchema: unknown): PlainError[] {
+  const defs = isRecord(rootSchema) && isRecord(rootSchema.$defs) ? rootSchema.$defs : {};
+  return errors.flatMap((error) => {
+    const plain = plainError(error, rootSchema, defName(error.parentSchema, defs));
+    return plain ? [plain] : [];
+  });
+}
+
+/**
+ * Which $defs entry an error comes from. By object identity, because ajv's
+ * schemaPath is relative to the referenced schema when it compiles a $ref
+ * as a function of its own ("#/additionalProperties" for the theme).
+ */
+function defName(parentSchema: unknown, defs: Record<string, unknown>): string | undefined {
+  const found = Object.entries(defs).find(([, def]) => def === parentSchema);
+  if (found) return found[0];
+  const text = defs.text;
+  const textProperties = isRecord(text) && isRecord(text.properties) ? text.properties : {};
+  return Object.values(textProperties).includes(parentSchema) ? 'text-value' : undefined;
+}
+
+function plainError(error: ErrorObject, rootSchema: unknown, def: string | undefined): PlainError | null {
+  const { keyword, instancePath, schemaPath, params, data, parentSchema } = error;
+  const at = (...more: string[]) => instancePath + toPointer(more);
+  const value = typeof data === 'string' ? data : JSON.stringify(data);
+  switch (keyword) {
+    case 'if':
+      return null;
+    case 'required':
+      return requiredError(instancePath, String(params.missingProperty), schemaPath, def, parentSchema, rootSchema);
+    case 'additionalProperties':
+      return {
+        pointer: at(String(params.additionalProperty)),
+        message: unknownKeySentence(String(params.additionalProperty), def, parentSchema),
+      };
+    case 'enum':
+      if (schemaPath === '#/allOf/1/then/properties/brandField/properties/mode/enum') {
+        return {
+          pointer: instancePath,
+          message: `brands with the simple form ask the customer for the brand, so mode must be "choice" (a dropdown) or "text" (free text), not "${value}".`,
+        };
+      }
+      return {
+        pointer: instancePath,
+        message: `"${value}" is not allowed here. Choose one of: ${(params.allowedValues as unknown[]).map((v) => `"${String(v)}"`).join(', ')}.`,
+      };
+    case 'const':
+      if (schemaPath === '#/allOf/0/then/properties/brandField/properties/mode/const') {
+        return {
+          pointer: instancePath,
+          message: `brands with the extended form always send the brand name itself, so mode must be "fixed", not "${value}".`,
+        };
+      }
+      return { pointer: instancePath, message: `this must be ${JSON.stringify(params.allowedValue)}.` };
+    case 'not':
+      if (schemaPath === '#/properties/brandField/else/not') {
+        return {
+          pointer: at('options'),
+          message: 'options are only used when mode is "choice" (a dropdown). Remove "options", or set mode to "choice".',
+        };
+      }
+      return { pointer: instancePath, message: 'this value is not allowed here.' };
+    case 'pattern': {
+      const sentence = PATTERN_SENTENCES[def ?? schemaPath];
+      return { pointer: instancePath, message: sentence ? sentence(value) : `"${value}" does not have the expected form.` };
+    }
+    case 'type':
+      return { pointer: instancePath, message: TYPE_SENTENCES[String(params.type)] ?? `this must be of type ${String(params.type)}.` };
+    case 'minLength': {
+      const language = def === 'text-value' ? LANGUAGES[lastSegment(instancePath)] : undefined;
+      if (language) return { pointer: parentPointer(instancePath), message: `the ${language} text is empty.` };
+      return { pointer: instancePath, message: Number(params.limit) === 1 ? 'this must not be empty.' : `this must be at least ${String(params.limit)} characters long.` };
+    }
+    case 'maxLength':
+      return { pointer: instancePath, message: `this is too long: at most ${String(params.limit)} characters are allowed.` };
+    case 'minItems':
+      return { pointer: instancePath, message: `this list needs at least ${String(params.limit)} items.` };
+    case 'uniqueItems':
+      return { pointer: instancePath, message: `this list has the same item twice (items ${Number(params.j) + 1} and ${Number(params.i) + 1}).` };
+    default:
+      return { pointer: instancePath, message: `this value is not accepted (${error.message ?? keyword}).` };
+  }
+}
+
+function requiredError(
+  instancePath: string,
+  missing: string,
+  schemaPath: string,
+  def: string | undefined,
+  parentSchema: unknown,
+  rootSchema: unknown,
+): PlainError {
+  if (LANGUAGES[missing]) {
+    const what = def === 'text' ? 'text' : 'link';
+    return {
+      pointer: instancePath,
+      message: `the ${LANGUAGES[missing]} ${what} is missing. Every ${what} a visitor sees needs both a Dutch (nl) and a French (fr) version.`,
+    };
+  }
+  if (schemaPath === '#/properties/brandField/then/required') {
+    return {
+      pointer: instancePath + toPointer([missing]),
+      message: 'a dropdown (mode "choice") needs "options": a list of at least two brand names.',
+    };
+  }
+  const description = describe(missing, parentSchema, rootSchema);
+  return {
+    pointer: instancePath + toPointer([missing]),
+    message: `"${missing}" is missing; every brand file needs it.${description ? ` (${description})` : ''}`,
+  };
+}
+
+function unknownKeySentence(key: string, def: string | undefined, parentSchema: unknown): string {
+  const known = isRecord(parentSchema) && isRecord(parentSchema.properties) ? Object.keys(parentSchema.properties) : [];
+  const knownList = known.filter((k) => k !== '$schema').join(', ');
+  if (def === 'theme') {
+    return `"${key}" is not a colour this file knows. Known colours: ${knownList}. Check the spelling; capitals count.`;
+  }
+  if (def === 'text') {
+    return `"${key}" is not a language this portal speaks. Texts have only nl (Dutch) and fr (French).`;
+  }
+  return `"${key}" is not a field this file knows here. Known fields: ${knownList}. Check the spelling; capitals count.`;
+}
+
+/** The property's own description, or that of the $defs entry it refers to. */
+function describe(property: string, parentSchema: unknown, rootSchema: unknown): string | undefined {
+  if (!isRecord(parentSchema) || !isRecord(parentSchema.properties)) return undefined;
+  const own = parentSchema.properties[property];
+  if (!isRecord(own)) return undefined;
+  if (typeof own.description === 'string') return own.description;
+  const ref = typeof own.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(own.$ref) : null;
+  const defs = isRecord(rootSchema) && isRecord(rootSchema.$defs) ? rootSchema.$defs : {};
+  const target = ref ? defs[ref[1]] : undefined;
+  return isRecord(target) && typeof target.description === 'string' ? target.description : undefined;
+}
+
+function lastSegment(pointer: string): string {
+  return pointer.slice(pointer.lastIndexOf('/') + 1);
+}
+
+function parentPointer(pointer: string): string {
+  return pointer.slice(0, pointer.lastIndexOf('/'));
+}

@@ -1,0 +1,18 @@
+/** One thing wrong in one file, said so that a brand owner can fix it. */
+export interface Problem {
+  /** Path of the file, relative to the project root, with forward slashes. */
+  file: string;
+  /** JSON pointer to the value in that file ("" = the whole file). */
+  pointer: string;
+  /** A plain sentence; no schema jargon. */
+  message: string;
+}
+
+/** RFC 6901 pointer from path segments (escapes ~ and /). */
+export function toPointer(segments: readonly (string | number)[]): string {
+  return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+export function formatProblem({ file, pointer, message }: Problem): string {
+  return `${file} ${pointer === '' ? '(whole file)' : pointer}: ${message}`;
+}

@@ -1,0 +1,27 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const fixturesDir = join(repoRoot, 'tests/fixtures/brands');
+
+/** What validate reads, copied to a temp folder that a test may break. */
+export function copyProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+  for (const part of ['brands', 'schemas', 'src/web/i18n']) {
+    cpSync(join(repoRoot, part), join(dir, part), { recursive: true });
+  }
+  return dir;
+}
+
+export function removeProject(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export function editJson(root: string, file: string, edit: (data: any) => void): void {
+  const path = join(root, file);
+  const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  edit(data);
+  writeFileSync(path, JSON.stringify(data, null, 2));
+}

@@ -1,0 +1,170 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runValidate, validateProject } from '../../src/cli/validate';
+import { copyProject, editJson, fixturesDir, removeProject, repoRoot } from './project-copy';
+
+// Vitest's CommonJS interop loses ajv's `_` export (Node's loader, used by
+// `npm run validate`, keeps it); the portal's keywords need it to compile.
+vi.mock('ajv', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('ajv')>();
+  const cjs = actual.default as unknown as typeof actual;
+  return { ...actual, _: cjs._, str: cjs.str, stringify: cjs.stringify, nil: cjs.nil, Name: cjs.Name };
+});
+
+describe('validateProject on the real project', () => {
+  it('finds no problems in the six brands, the form schemas and the texts', () => {
+    const report = validateProject(repoRoot);
+    expect(report.problems).toEqual([]);
+    expect(report.brandCount).toBeGreaterThanOrEqual(6);
+    expect(report.variants).toEqual(['extended', 'simple']);
+  });
+});
+
+describe('validateProject on a broken copy', () => {
+  let root: string;
+  beforeEach(() => {
+    root = copyProject();
+  });
+  afterEach(() => removeProject(root));
+
+  const problemsAt = (file: string) => validateProject(root).problems.filter((p) => p.file === file);
+
+  it('accepts a copy of fratelli saved under a new id, with its assets', () => {
+    const acme = readFileSync(join(fixturesDir, 'valid/acme.json'), 'utf8').replace('../../../../schemas/', '../schemas/');
+    writeFileSync(join(root, 'brands/acme.json'), acme);
+    for (const asset of ['acme-logo.svg', 'acme-favicon.svg']) {
+      copyFileSync(join(fixturesDir, 'valid/assets', asset), join(root, 'brands/assets', asset));
+    }
+    const report = validateProject(root);
+    expect(report.problems).toEqual([]);
+    expect(report.brandCount).toBe(7);
+  });
+
+  it('reports a brand whose variant was removed', () => {
+    editJson(root, 'brands/teka.json', (b) => delete b.variant);
+    expect(problemsAt('brands/teka.json')).toEqual([
+      expect.objectContaining({ pointer: '/variant', message: expect.stringMatching(/"variant" is missing/) }),
+    ]);
+  });
+
+  it('reports a second file that reuses an id', () => {
+    editJson(root, 'brands/ilve.json', (b) => (b.id = 'hanant'));
+    const messages = problemsAt('brands/ilve.json').map((p) => `${p.pointer} ${p.message}`);
+    expect(messages).toEqual([
+      expect.stringMatching(/^\/id the id "hanant" must equal the file name/),
+      '/id the id "hanant" is already used by brands/hanant.json. Every brand needs its own id.',
+    ]);
+  });
+
+  it('reports a $schema that does not reach the brand schema', () => {
+    editJson(root, 'brands/ilve.json', (b) => (b.$schema = './brand.schema.json'));
+    expect(problemsAt('brands/ilve.json')).toEqual([
+      expect.objectContaining({ pointer: '/$schema', message: expect.stringContaining('"../schemas/brand.schema.json"') }),
+    ]);
+  });
+
+  it('reports a missing favicon file', () => {
+    rmSync(join(root, 'brands/assets/teka-favicon.svg'));
+    expect(problemsAt('brands/teka.json')).toEqual([
+      expect.objectContaining({ pointer: '/favicon', message: expect.stringContaining('brands/assets/teka-favicon.svg does not exist') }),
+    ]);
+  });
+
+  it('names interface texts that exist in one language only', () => {
+    editJson(root, 'src/web/i18n/fr.json', (t) => delete t.footer.phone);
+    editJson(root, 'src/web/i18n/nl.json', (t) => (t.extra = { only: 'Alleen Nederlands' }));
+    expect(validateProject(root).problems).toEqual([
+      { file: 'src/web/i18n/fr.json', pointer: '/footer/phone', message: expect.stringMatching(/French \(fr\) interface text "footer\.phone" is missing/) },
+      { file: 'src/web/i18n/fr.json', pointer: '/extra/only', message: expect.stringMatching(/"extra\.only" is missing/) },
+    ]);
+  });
+
+  it('names error messages missing for a variant or locale', () => {
+    editJson(root, 'schemas/forms/messages.json', (m) => delete m.simple.fr.postalCode);
+    expect(problemsAt('schemas/forms/messages.json')).toEqual([
+      expect.objectContaining({ pointer: '/simple/fr/postalCode', message: expect.stringMatching(/French \(fr\) error message "postalCode" of the simple form/) }),
+    ]);
+  });
+
+  it('reports a form variant without its schema', () => {
+    rmSync(join(root, 'schemas/forms/simple.schema.json'));
+    expect(problemsAt('schemas/forms/simple.schema.json')).toEqual([
+      expect.objectContaining({ pointer: '', message: expect.stringMatching(/missing\. Brands with variant "simple" need it/) }),
+    ]);
+  });
+
+  it('reports a form schema that does not compile in strict mode', () => {
+    editJson(root, 'schemas/forms/extended.schema.json', (s) => (s.properties.city.maxlength = 50));
+    expect(problemsAt('schemas/forms/extended.schema.json')).toEqual([
+      expect.objectContaining({ pointer: '', message: expect.stringMatching(/does not compile.*unknown keyword: "maxlength"/) }),
+    ]);
+  });
+
+  it('reports uiSchema references to fields that do not exist, and fields shown nowhere', () => {
+    editJson(root, 'schemas/forms/simple.ui.json', (ui) => {
+      ui.sections_typo = {};
+      ui['ui:options'].sections[1].fields[0] = 'brnd';
+      ui.upload_2['ui:options'].target = 'image3';
+    });
+    const found = problemsAt('schemas/forms/simple.ui.json').map((p) => [p.pointer, p.message]);
+    expect(found).toEqual([
+      ['/upload_2/ui:options/target', expect.stringMatching(/"image3", which is not a field of schemas\/forms\/simple\.schema\.json/)],
+      ['/sections_typo', expect.stringMatching(/"sections_typo", which is not a field/)],
+      ['/ui:options/sections/1/fields/0', expect.stringMatching(/this section lists "brnd"/)],
+      ['/ui:options/sections', expect.stringMatching(/the field "brand" is in the form schema but in no section/)],
+    ]);
+  });
+
+  it('reports a field listed in two sections', () => {
+    editJson(root, 'schemas/forms/extended.ui.json', (ui) => ui['ui:options'].sections[3].fields.push('city'));
+    expect(problemsAt('schemas/forms/extended.ui.json')).toEqual([
+      expect.objectContaining({ pointer: '/ui:options/sections/3/fields/2', message: expect.stringContaining('"city" is already listed at /ui:options/sections/0/fields/5') }),
+    ]);
+  });
+});
+
+describe('runValidate output', () => {
+  it('prints a one-line OK summary and returns 0 on the real project', () => {
+    const lines: string[] = [];
+    expect(runValidate(['--root', repoRoot], (l) => lines.push(l))).toBe(0);
+    expect(lines).toEqual([expect.stringMatching(/^OK: \d+ brand files/)]);
+  });
+});
+
+describe('the validate command', () => {
+  const tsx = join(repoRoot, 'node_modules/.bin/tsx');
+  const run = (root: string) =>
+    spawnSync(tsx, ['src/cli/validate.ts', '--root', root], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+
+  it('exits 1 and prints file, pointer and sentence for a broken copy', () => {
+    const root = copyProject();
+    try {
+      editJson(root, 'brands/kuppersbusch.json', (b) => {
+        b.theme.headerColour = '#000000';
+        delete b.header.banner.fr;
+      });
+      mkdirSync(join(root, 'brands/assets'), { recursive: true });
+      const result = run(root);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain('brands/kuppersbusch.json /theme/headerColour: "headerColour" is not a colour this file knows. Known colours: primary, onPrimary,');
+      expect(result.stdout).toContain('brands/kuppersbusch.json /header/banner: the French (fr) text is missing.');
+      expect(result.stdout).toContain('2 problems in 1 file.');
+    } finally {
+      removeProject(root);
+    }
+  });
+
+  it('exits 0 on an unbroken copy', () => {
+    const root = copyProject();
+    try {
+      const result = run(root);
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/^OK: 6 brand files/);
+    } finally {
+      removeProject(root);
+    }
+  });
+});

@@ -1,0 +1,69 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { brandPath, indexBrands, matchBrandRoute, pageTitle } from '../../src/core/brands';
+import { COUNTRIES, LOCALES } from '../../src/core/locale';
+import type { Brand } from '../../src/core/types';
+
+// Read like the CLI does (core itself never touches the file system).
+const brandsDir = new URL('../../brands/', import.meta.url);
+const brandList = readdirSync(brandsDir)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(new URL(f, brandsDir), 'utf8')) as Brand);
+const brands = indexBrands(brandList);
+const SIX = ['kuppersbusch', 'teka', 'ilve', 'hanant', 'airodesign', 'fratelli'];
+
+describe('indexBrands', () => {
+  it('keys every brand file by its id', () => {
+    expect([...brands.keys()].sort()).toEqual([...SIX].sort());
+    expect(brands.get('teka')?.name).toBe('Teka');
+  });
+});
+
+describe('matchBrandRoute', () => {
+  const all = SIX.flatMap((id) => LOCALES.flatMap((locale) => COUNTRIES.map((country) => [id, locale, country] as const)));
+
+  it.each(all)('matches /%s/%s/%s', (id, locale, country) => {
+    expect(matchBrandRoute(`/${id}/${locale}/${country}`, brands)).toEqual({ brand: brands.get(id), locale, country });
+  });
+
+  it.each(['de', 'en', 'NL-be', 'xx'])('falls back to nl for the unknown locale %s', (locale) => {
+    expect(matchBrandRoute(`/teka/${locale}/be`, brands)?.locale).toBe('nl');
+  });
+
+  it('accepts a locale in capitals and a trailing slash', () => {
+    expect(matchBrandRoute('/teka/FR/be/', brands)).toMatchObject({ locale: 'fr', country: 'be' });
+  });
+
+  it('decodes %-escapes in segments', () => {
+    expect(matchBrandRoute('/%74eka/nl/be', brands)?.brand.id).toBe('teka');
+  });
+
+  it.each([
+    ['an unknown brand', '/miele/nl/be'],
+    ['an unknown country', '/teka/nl/de'],
+    ['a missing country', '/teka/nl'],
+    ['a missing locale and country', '/teka'],
+    ['an empty segment', '/teka//be'],
+    ['an extra segment', '/teka/nl/be/extra'],
+    ['the root', '/'],
+    ['the empty path', ''],
+    ['a malformed %-escape', '/teka/%E0%A4%A/be'],
+    ['a lone %', '/%/nl/be'],
+    ['a prototype key as brand', '/constructor/nl/be'],
+  ])('is null for %s (%s)', (_label, path) => {
+    expect(matchBrandRoute(path, brands)).toBeNull();
+  });
+});
+
+describe('brandPath', () => {
+  it('builds /:brand/:locale/:country, which matchBrandRoute reads back', () => {
+    expect(brandPath('kuppersbusch', 'fr', 'lu')).toBe('/kuppersbusch/fr/lu');
+    expect(matchBrandRoute(brandPath('hanant', 'fr', 'nl'), brands)).toMatchObject({ locale: 'fr', country: 'nl' });
+  });
+});
+
+describe('pageTitle', () => {
+  it.each(brandList.map((b) => [b.id, b.name]))('is "{Brand} | Service" for %s', (_id, name) => {
+    expect(pageTitle({ name })).toBe(`${name} | Service`);
+  });
+});

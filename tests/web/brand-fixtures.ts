@@ -1,0 +1,15 @@
+import { brands } from '../../src/web/app/brands';
+import type { Brand, Locale } from '../../src/core/types';
+import fr from '../../src/web/i18n/fr.json';
+import nl from '../../src/web/i18n/nl.json';
+
+/** The six brand files as the page loads them (import.meta.glob in src/web/app/brands.ts). */
+export const BRANDS: Brand[] = [...brands.values()].sort((a, b) => a.id.localeCompare(b.id));
+export const TEXTS = { nl, fr } as const;
+export const LOCALE_CASES: [string, Locale][] = BRANDS.flatMap((b) => (['nl', 'fr'] as const).map((l): [string, Locale] => [b.id, l]));
+
+export function brand(id: string): Brand {
+  const found = brands.get(id);
+  if (!found) throw new Error(`no brand ${id}`);
+  return found;
+}
