@@ -1,4 +1,6 @@
-import { _, stringify, type CodeKeywordDefinition, type KeywordCxt } from 'ajv';
+import type { CodeKeywordDefinition, KeywordCxt } from 'ajv';
+// From codegen directly: ajv's root re-exports `_` through getters that vitest's CJS interop loses.
+import { _, stringify } from 'ajv/dist/compile/codegen/index.js';
 
 export interface FileRules {
   maxBytes: number;

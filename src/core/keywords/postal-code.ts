@@ -1,5 +1,6 @@
-import { _, type CodeKeywordDefinition, type KeywordCxt } from 'ajv';
-import { or } from 'ajv/dist/compile/codegen/index.js';
+import type { CodeKeywordDefinition, KeywordCxt } from 'ajv';
+// From codegen directly: ajv's root re-exports `_` through getters that vitest's CJS interop loses.
+import { _, or } from 'ajv/dist/compile/codegen/index.js';
 import { usePattern } from 'ajv/dist/vocabularies/code.js';
 import postalCodes from '../../../schemas/forms/postal-codes.json';
 

@@ -1,0 +1,61 @@
+import type { Registry } from '@rjsf/utils';
+import type { TFunction } from 'i18next';
+import type { FieldErrors } from '../../core/field-errors';
+import type { Brand, Country, Locale, Variant } from '../../core/types';
+import type { PhotoUploadState } from './widgets/photo-upload/use-photo-uploads';
+
+/** What the page's own callbacks do; reached through a ref so rjsf's stale closures never matter. */
+export interface RepairFormActions {
+  choosePhoto(field: string, target: string, file: File): void;
+}
+
+/**
+ * Data in formContext makes rjsf re-render widgets when it changes (its deep
+ * compare treats all functions as equal, so functions alone would not).
+ */
+export interface RepairFormContext {
+  variant: Variant;
+  locale: Locale;
+  brand: Brand;
+  country: Country;
+  t: TFunction;
+  /** Errors of touched fields only: what the user may see. */
+  visibleErrors: FieldErrors;
+  lookupBusy: boolean;
+  uploads: Record<string, PhotoUploadState>;
+  actions: RepairFormActions;
+}
+
+export const ID_PREFIX = 'root';
+
+/** The schema property behind an rjsf id (the schema is flat: root_<name>). */
+export function fieldNameOf(id: string): string {
+  return id.startsWith(`${ID_PREFIX}_`) ? id.slice(ID_PREFIX.length + 1) : id;
+}
+
+export function fieldId(name: string): string {
+  return `${ID_PREFIX}_${name}`;
+}
+
+export function errorId(id: string): string {
+  return `${id}__error`;
+}
+
+export function hintId(id: string): string {
+  return `${id}__hint`;
+}
+
+export function formContextOf(registry: Registry): RepairFormContext {
+  return registry.formContext as RepairFormContext;
+}
+
+/** aria attributes of a field: invalid only when an error shows, described by that error (and a hint). */
+export function fieldAria(ctx: RepairFormContext, id: string, extraDescribedBy: string[] = []) {
+  const errors = ctx.visibleErrors[fieldNameOf(id)];
+  const invalid = Boolean(errors?.length);
+  const describedBy = [...extraDescribedBy, ...(invalid ? [errorId(id)] : [])];
+  return {
+    'aria-invalid': invalid || undefined,
+    'aria-describedby': describedBy.length ? describedBy.join(' ') : undefined,
+  } as const;
+}

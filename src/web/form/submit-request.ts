@@ -1,0 +1,35 @@
+import type { Locale, RepairRequest } from '../../core/types';
+
+/** crypto.randomUUID exists only in secure contexts; getRandomValues everywhere. */
+export function newUuid(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return c.randomUUID();
+  const bytes = c.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export interface SubmitOptions {
+  apiBase: string;
+  brandId: string;
+  body: RepairRequest;
+  idempotencyKey: string;
+  locale: Locale;
+}
+
+/** Any 2xx is success; the response body is not read (spec §7). Throws on non-2xx and network failure. */
+export async function submitRepairRequest({ apiBase, brandId, body, idempotencyKey, locale }: SubmitOptions): Promise<void> {
+  const response = await fetch(`${apiBase}/api/forms/${encodeURIComponent(brandId)}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      'Idempotency-Key': idempotencyKey,
+      'X-Portal-Locale': locale,
+    },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`submit failed with status ${response.status}`);
+}

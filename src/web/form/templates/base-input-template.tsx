@@ -1,0 +1,46 @@
+import { getInputProps, type WidgetProps } from '@rjsf/utils';
+import type { ChangeEvent, FocusEvent } from 'react';
+import { fieldAria, formContextOf } from '../form-context';
+
+/**
+ * Every <input> of the form (text, email, tel, number). The extended form's
+ * inputs stop at the schema's maxLength (it shows no max-length message);
+ * the simple form lets the message show instead.
+ */
+export function BaseInputTemplate(props: WidgetProps) {
+  const { id, value, required, disabled, readonly, autofocus, onBlur, onFocus, onChange, options, schema, registry, type, placeholder } = props;
+  const ctx = formContextOf(registry);
+  const inputProps = getInputProps(schema, type, options);
+  const numeric = inputProps.type === 'number';
+  const inputValue = numeric ? (value || value === 0 ? value : '') : (value ?? '');
+  const lookupBusy = Boolean(options.addressLookupTarget) && ctx.lookupBusy;
+  const input = (
+    <input
+      id={id}
+      name={id}
+      className="field__input"
+      {...inputProps}
+      value={inputValue}
+      required={required}
+      disabled={disabled}
+      readOnly={readonly}
+      autoFocus={autofocus}
+      placeholder={placeholder || undefined}
+      autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : undefined}
+      inputMode={typeof options.inputMode === 'string' ? (options.inputMode as 'numeric') : undefined}
+      maxLength={ctx.variant === 'extended' && typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
+      aria-busy={lookupBusy || undefined}
+      {...fieldAria(ctx, id)}
+      onChange={(e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
+      onBlur={(e: FocusEvent<HTMLInputElement>) => onBlur(id, e.target.value)}
+      onFocus={(e: FocusEvent<HTMLInputElement>) => onFocus(id, e.target.value)}
+    />
+  );
+  if (!options.addressLookupTarget) return input;
+  return (
+    <div className="field__control">
+      {input}
+      {lookupBusy && <span className="spinner field__spinner" aria-hidden="true" />}
+    </div>
+  );
+}

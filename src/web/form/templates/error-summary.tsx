@@ -1,0 +1,41 @@
+import type { TFunction } from 'i18next';
+import type { MouseEvent, Ref } from 'react';
+import type { FieldErrors } from '../../../core/field-errors';
+import { fieldId } from '../form-context';
+
+interface ErrorSummaryProps {
+  errors: FieldErrors;
+  order: readonly string[];
+  t: TFunction;
+  panelRef: Ref<HTMLDivElement>;
+}
+
+function focusField(event: MouseEvent<HTMLAnchorElement>, name: string): void {
+  const target = document.getElementById(fieldId(name));
+  if (!target) return;
+  event.preventDefault();
+  target.scrollIntoView?.({ block: 'center' });
+  target.focus();
+}
+
+/** Extended form: shown while any field shows an error; each entry links to (and focuses) its field. */
+export function ErrorSummary({ errors, order, t, panelRef }: ErrorSummaryProps) {
+  const names = order.filter((name) => errors[name]?.length);
+  if (!names.length) return null;
+  return (
+    <div className="error-summary" ref={panelRef} tabIndex={-1} aria-labelledby="error-summary-title">
+      <h2 className="error-summary__title" id="error-summary-title">
+        {t('form.invalidFields')}
+      </h2>
+      <ul className="error-summary__list">
+        {names.map((name) => (
+          <li key={name}>
+            <a href={`#${fieldId(name)}`} onClick={(event) => focusField(event, name)}>
+              {t(`fields.${name}`).replace(/<\/?\w+>/g, '')}: {errors[name][0]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import type { ObjectFieldTemplateProps } from '@rjsf/utils';
+import { formContextOf } from '../form-context';
+import { sectionsOf } from '../validation';
+
+/**
+ * The root object renders the sections of its uiSchema (`ui:options.sections`)
+ * as fieldset/legend; properties in no section (hidden ones) follow.
+ */
+export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const { properties, uiSchema = {}, registry } = props;
+  const { t } = formContextOf(registry);
+  const byName = new Map(properties.map((p) => [p.name, p]));
+  const sections = sectionsOf(uiSchema);
+  const placed = new Set(sections.flatMap((s) => s.fields));
+  return (
+    <>
+      {sections.map((section) => (
+        <fieldset key={section.id} className={`form-section form-section--${section.id}`}>
+          <legend className="form-section__legend">{t(`sections.${section.id}`)}</legend>
+          {section.fields.map((name) => byName.get(name)?.content)}
+        </fieldset>
+      ))}
+      {properties.filter((p) => !placed.has(p.name)).map((p) => p.content)}
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import type { FieldProps } from '@rjsf/utils';
+import type { ChangeEvent } from 'react';
+import type { FileFacts } from '../../../../core/types';
+import { errorId, fieldAria, fieldNameOf, formContextOf, hintId } from '../../form-context';
+import { FieldErrorList } from '../../templates/field-error-list';
+
+export const PHOTO_ACCEPT = 'image/png,image/jpeg';
+
+/**
+ * One photo: chosen, checked against the photo rules, uploaded at once. The
+ * stored file name goes to the hidden field named by `ui:options.target`.
+ */
+export function PhotoUploadField(props: FieldProps<FileFacts>) {
+  const { fieldPathId, formData, registry, uiSchema, disabled, readonly } = props;
+  const ctx = formContextOf(registry);
+  const { t } = ctx;
+  const id = fieldPathId.$id;
+  const name = fieldNameOf(id);
+  const target = String((uiSchema?.['ui:options'] as { target?: string } | undefined)?.target ?? '');
+  const upload = ctx.uploads[name];
+  const fileName = upload?.fileName ?? formData?.name;
+  const progressId = `${id}__progress`;
+  const statusId = `${id}__status`;
+  const networkErrorId = `${id}__network`;
+  const failed = upload?.status === 'error';
+  const aria = fieldAria(ctx, id, [hintId(id), ...(fileName ? [statusId] : []), ...(failed ? [networkErrorId] : [])]);
+
+  function choose(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    // Cleared so that choosing the same file again (after a failure) fires a change.
+    event.target.value = '';
+    if (file) ctx.actions.choosePhoto(name, target, file);
+  }
+
+  return (
+    <div className={`field field--photo${aria['aria-invalid'] || failed ? ' field--invalid' : ''}`}>
+      <label className="field__label" htmlFor={id}>
+        {t(`fields.${name}`)}
+      </label>
+      <p className="field__hint" id={hintId(id)}>
+        {t('upload.hint')}
+      </p>
+      <input
+        className="photo__input"
+        id={id}
+        name={id}
+        type="file"
+        accept={PHOTO_ACCEPT}
+        disabled={disabled || readonly}
+        aria-required={props.required || undefined}
+        {...aria}
+        aria-invalid={aria['aria-invalid'] || failed || undefined}
+        onChange={choose}
+      />
+      {upload?.status === 'uploading' && (
+        <div className="photo__progress">
+          <label htmlFor={progressId}>{t('upload.uploading', { percent: upload.percent })}</label>
+          <progress id={progressId} max={100} value={upload.percent} />
+        </div>
+      )}
+      {fileName && (
+        <p className="photo__file" id={statusId}>
+          {upload?.previewUrl && <img className="photo__thumb" src={upload.previewUrl} alt="" width={64} height={64} />}
+          <span className="photo__name">{fileName}</span>
+        </p>
+      )}
+      {failed && (
+        <p className="field__error" id={networkErrorId}>
+          {t('upload.networkError')}
+        </p>
+      )}
+      <FieldErrorList id={errorId(id)} errors={ctx.visibleErrors[name]} />
+    </div>
+  );
+}

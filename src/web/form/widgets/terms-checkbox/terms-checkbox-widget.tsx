@@ -1,0 +1,37 @@
+import type { WidgetProps } from '@rjsf/utils';
+import { Trans } from 'react-i18next';
+import { privacyPolicyUrl } from '../../../../core/privacy-policy';
+import { i18n } from '../../../i18n';
+import { fieldAria, formContextOf } from '../../form-context';
+
+/** The terms checkbox; its label links to the privacy policy of the brand, country and language. */
+export function TermsCheckboxWidget(props: WidgetProps) {
+  const { id, value, required, disabled, readonly, onChange, onBlur, onFocus, registry } = props;
+  const ctx = formContextOf(registry);
+  const href = privacyPolicyUrl(ctx.brand, ctx.country, ctx.locale);
+  return (
+    <div className="checkbox">
+      <input
+        id={id}
+        name={id}
+        type="checkbox"
+        className="checkbox__input"
+        checked={value === true}
+        required={required}
+        disabled={disabled || readonly}
+        {...fieldAria(ctx, id)}
+        onChange={(e) => onChange(e.target.checked)}
+        onBlur={(e) => onBlur(id, e.target.checked)}
+        onFocus={(e) => onFocus(id, e.target.checked)}
+      />
+      <label className="checkbox__label" htmlFor={id}>
+        <Trans
+          i18n={i18n}
+          t={ctx.t}
+          i18nKey="fields.isAkkoord"
+          components={{ privacy: <a href={href} target="_blank" rel="noopener noreferrer" /> }}
+        />
+      </label>
+    </div>
+  );
+}

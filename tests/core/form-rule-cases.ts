@@ -1,0 +1,105 @@
+import type { RepairFormData, Variant } from '../../src/core/types';
+
+/** A complete, valid request of each variant (photos already uploaded). */
+export function validData(variant: Variant): RepairFormData {
+  const common: RepairFormData = {
+    last_name: 'Jan Jansen',
+    street_name: 'Evert van de Beekstraat',
+    house_number: 202,
+    postal_code: '1118CP',
+    city: 'Schiphol',
+    country: 'nl',
+    client_email: 'jan@example.com',
+    phone_number: '0201234567',
+    description: 'De oven wordt niet warm.',
+    upload_1: { name: 'plaatje.jpg', size: 1000, type: 'image/jpeg' },
+    upload_2: { name: 'bon.png', size: 2000, type: 'image/png' },
+    image1: 'a1b2c3.jpg',
+    image2: 'd4e5f6.png',
+  };
+  return variant === 'simple'
+    ? { ...common, brand: 'Ilve', type: 'P90', serial_number: 'SN-1', purchase_date: '1-1-2024' }
+    : { ...common, language: 'nl', isAkkoord: true };
+}
+
+export interface RuleCase {
+  name: string;
+  variants: Variant[];
+  patch: Record<string, unknown>;
+  /** Field → expected nl messages per variant; {} = valid. */
+  expect: Partial<Record<Variant, Record<string, string[]>>>;
+}
+
+const both: Variant[] = ['simple', 'extended'];
+const valid = { simple: {}, extended: {} };
+const one = (field: string, simple: string, extended: string) => ({
+  simple: { [field]: [simple] },
+  extended: { [field]: [extended] },
+});
+
+export const ruleCases: RuleCase[] = [
+  // Postal code follows the country
+  { name: 'nl postal code without space', variants: both, patch: { postal_code: '1118CP' }, expect: valid },
+  { name: 'nl postal code with space, lower case', variants: both, patch: { postal_code: '1118 cp' }, expect: valid },
+  { name: 'nl postal code starting with 0', variants: both, patch: { postal_code: '0118CP' }, expect: one('postal_code', 'Ongeldige postcode', 'Invalid postal code') },
+  { name: 'nl postal code with one letter', variants: both, patch: { postal_code: '1118C' }, expect: one('postal_code', 'Ongeldige postcode', 'Invalid postal code') },
+  { name: 'nl postal code with two spaces', variants: both, patch: { postal_code: '1118  CP' }, expect: one('postal_code', 'Ongeldige postcode', 'Invalid postal code') },
+  { name: 'nl postal code of digits only', variants: both, patch: { postal_code: '1000' }, expect: one('postal_code', 'Ongeldige postcode', 'Invalid postal code') },
+  { name: 'be postal code of four digits', variants: both, patch: { country: 'be', postal_code: '1000' }, expect: valid },
+  { name: 'be postal code of five digits', variants: both, patch: { country: 'be', postal_code: '10000' }, expect: one('postal_code', 'Ongeldige postcode', 'Invalid postal code') },
+  { name: 'be postal code in Dutch form', variants: both, patch: { country: 'be', postal_code: '1118CP' }, expect: one('postal_code', 'Ongeldige postcode', 'Invalid postal code') },
+  { name: 'fr postal code: length only', variants: both, patch: { country: 'fr', postal_code: 'ABC-12' }, expect: valid },
+  { name: 'lu postal code: length only', variants: both, patch: { country: 'lu', postal_code: 'L-1234' }, expect: valid },
+  { name: 'fr postal code too long', variants: ['simple'], patch: { country: 'fr', postal_code: '12345678901' }, expect: { simple: { postal_code: ['Maximaal 10 tekens toegestaan'] } } },
+  { name: 'unknown country', variants: both, patch: { country: 'de' }, expect: one('country', 'Ongeldige waarde', 'Invalid value') },
+  // House number
+  { name: 'house number 1', variants: both, patch: { house_number: 1 }, expect: valid },
+  { name: 'house number 99999', variants: both, patch: { house_number: 99999 }, expect: valid },
+  { name: 'house number 0', variants: both, patch: { house_number: 0 }, expect: one('house_number', 'Invalid number', 'Invalid number') },
+  { name: 'house number 100000', variants: both, patch: { house_number: 100000 }, expect: one('house_number', 'Invalid number', 'Invalid number') },
+  { name: 'house number 1.5', variants: both, patch: { house_number: 1.5 }, expect: one('house_number', 'Invalid number', 'Invalid number') },
+  { name: 'house number empty', variants: both, patch: { house_number: undefined }, expect: one('house_number', 'Dit veld is verplicht', 'This field is required') },
+  // E-mail
+  { name: 'e-mail without @', variants: both, patch: { client_email: 'jan.example.com' }, expect: one('client_email', 'moet overeenkomen met het formaat "email"', 'must match format "email"') },
+  { name: 'dealer e-mail may be empty', variants: ['extended'], patch: { notification: undefined }, expect: valid },
+  { name: 'dealer e-mail valid', variants: ['extended'], patch: { notification: 'dealer@example.com' }, expect: valid },
+  { name: 'dealer e-mail invalid', variants: ['extended'], patch: { notification: 'dealer' }, expect: { extended: { notification: ['must match format "email"'] } } },
+  // Photos
+  { name: 'photo of exactly 32 MB', variants: both, patch: { upload_1: { name: 'a.jpg', size: 33554432, type: 'image/jpeg' } }, expect: valid },
+  { name: 'photo over 32 MB', variants: both, patch: { upload_1: { name: 'a.jpg', size: 33554433, type: 'image/jpeg' } }, expect: one('upload_1', 'File too large', 'File too large') },
+  { name: 'photo as GIF', variants: both, patch: { upload_2: { name: 'a.gif', size: 10, type: 'image/gif' } }, expect: one('upload_2', 'Invalid file type', 'Invalid file type') },
+  { name: 'photo type that is a prefix of an allowed one', variants: both, patch: { upload_2: { name: 'a', size: 10, type: 'image/jp' } }, expect: one('upload_2', 'Invalid file type', 'Invalid file type') },
+  { name: 'photo too large and of a wrong type', variants: ['simple'], patch: { upload_1: { name: 'a.gif', size: 40_000_000, type: 'image/gif' } }, expect: { simple: { upload_1: ['File too large', 'Invalid file type'] } } },
+  { name: 'photo not uploaded: required on its picker', variants: both, patch: { image1: undefined }, expect: one('upload_1', 'Dit veld is verplicht', 'This field is required') },
+  // Terms
+  { name: 'terms unticked', variants: ['extended'], patch: { isAkkoord: false }, expect: { extended: { isAkkoord: ['This field is required'] } } },
+  { name: 'terms missing', variants: ['extended'], patch: { isAkkoord: undefined }, expect: { extended: { isAkkoord: ['This field is required'] } } },
+  // Optional fields of the extended form
+  { name: 'extended: brand, type, serial number, purchase date optional', variants: ['extended'], patch: { brand: undefined, type: undefined, serial_number: undefined, purchase_date: undefined }, expect: valid },
+  { name: 'simple: brand required', variants: ['simple'], patch: { brand: undefined }, expect: { simple: { brand: ['Dit veld is verplicht'] } } },
+];
+
+/** [field, limit] of §9; the simple form shows 'Maximaal {limit} tekens toegestaan'. */
+export const maxLengths: Record<Variant, [string, number][]> = {
+  simple: [
+    ['last_name', 80], ['street_name', 80], ['house_number_suffix', 10], ['postal_code', 10], ['city', 50],
+    ['phone_number', 20], ['phone_number2', 20], ['brand', 80], ['type', 80], ['serial_number', 80],
+    ['purchase_date', 40], ['description', 8000],
+  ],
+  extended: [
+    ['last_name', 80], ['street_name', 80], ['house_number_suffix', 10], ['city', 50], ['phone_number', 20],
+    ['phone_number2', 20], ['type', 80], ['serial_number', 80], ['purchase_date', 40], ['install_date', 40],
+    ['description', 8000], ['additional_info', 8000],
+  ],
+};
+
+export const requiredFields: Record<Variant, string[]> = {
+  simple: ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'client_email', 'phone_number', 'brand', 'type', 'serial_number', 'purchase_date', 'description', 'upload_1', 'upload_2'],
+  extended: ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'client_email', 'phone_number', 'description', 'upload_1', 'upload_2', 'isAkkoord'],
+};
+
+export function withPatch(variant: Variant, patch: Record<string, unknown>): RepairFormData {
+  const data: Record<string, unknown> = { ...validData(variant), ...patch };
+  for (const key of Object.keys(data)) if (data[key] === undefined) delete data[key];
+  return data as RepairFormData;
+}

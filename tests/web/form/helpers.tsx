@@ -1,0 +1,132 @@
+import { cleanup, render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, vi } from 'vitest';
+import type { Brand, Country, Locale } from '../../../src/core/types';
+import airodesign from '../../../brands/airodesign.json';
+import fratelli from '../../../brands/fratelli.json';
+import hanant from '../../../brands/hanant.json';
+import ilve from '../../../brands/ilve.json';
+import kuppersbusch from '../../../brands/kuppersbusch.json';
+import teka from '../../../brands/teka.json';
+import { RepairForm } from '../../../src/web/form/repair-form';
+
+export const brands = {
+  airodesign: airodesign as Brand,
+  fratelli: fratelli as Brand,
+  hanant: hanant as Brand,
+  ilve: ilve as Brand,
+  kuppersbusch: kuppersbusch as Brand,
+  teka: teka as Brand,
+};
+
+export function setMeta(name: string, content: string): void {
+  let meta = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
+  if (!meta) {
+    meta = document.createElement('meta');
+    meta.name = name;
+    document.head.append(meta);
+  }
+  meta.content = content;
+}
+
+export function renderForm(brand: Brand, locale: Locale = 'nl', country: Country = 'nl') {
+  const user = userEvent.setup(vi.isFakeTimers() ? { advanceTimers: vi.advanceTimersByTime } : {});
+  const view = render(<RepairForm brand={brand} locale={locale} country={country} />);
+  return { user, ...view };
+}
+
+// Typing with user-event in jsdom is slow when the whole suite runs in parallel.
+vi.setConfig({ testTimeout: 20_000 });
+
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+/** A complete, valid draft of a variant (as a reload would find it). */
+export function storeDraft(brandId: string, data: Record<string, unknown>): void {
+  sessionStorage.setItem(`repair-portal:draft:${brandId}`, JSON.stringify(data));
+}
+
+export interface FakeResponse {
+  ok: boolean;
+  status: number;
+}
+
+/** A fetch stub answering the submit; `calls` keeps url and init of each request. */
+export function stubFetch(answers: (FakeResponse | Error)[]) {
+  const fn = vi.fn(async (url: string, _init?: RequestInit) => {
+    // The address lookup of a restored Dutch draft may ask too: it finds nothing.
+    if (!url.includes('/api/forms/')) return { ok: true, status: 200, json: async () => ({ response: { docs: [] } }) } as unknown as Response;
+    const next = answers.length > 1 ? answers.shift()! : answers[0];
+    if (next instanceof Error) throw next;
+    return { ...next, json: async () => ({}) } as unknown as Response;
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+/** The submit requests among the fetch calls: [url, init] pairs. */
+export function submitCalls(fetch: ReturnType<typeof stubFetch>): [string, RequestInit][] {
+  return fetch.mock.calls.filter(([url]) => url.includes('/api/forms/')) as [string, RequestInit][];
+}
+
+type Listener = (event: Event) => void;
+
+/** XMLHttpRequest fake: records requests; the test drives progress, answer or failure. */
+export class FakeXhr {
+  static all: FakeXhr[] = [];
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: unknown;
+  status = 0;
+  responseText = '';
+  upload = new EventTarget();
+  private listeners = new Map<string, Listener[]>();
+
+  static install(): void {
+    FakeXhr.all = [];
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  addEventListener(type: string, fn: Listener) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  send(body: unknown) {
+    this.body = body;
+    FakeXhr.all.push(this);
+  }
+  abort() {
+    this.emit('abort');
+  }
+  progress(loaded: number, total: number) {
+    this.upload.dispatchEvent(Object.assign(new Event('progress'), { lengthComputable: true, loaded, total }));
+  }
+  respond(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.emit('load');
+  }
+  fail() {
+    this.emit('error');
+  }
+  private emit(type: string) {
+    for (const fn of this.listeners.get(type) ?? []) fn(new Event(type));
+  }
+}
+
+export function photo(name = 'plaatje.jpg', type = 'image/jpeg', size = 1000): File {
+  const file = new File(['x'], name, { type });
+  Object.defineProperty(file, 'size', { value: size });
+  return file;
+}

@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { validData } from '../../../../core/form-rule-cases';
+import { brands, FakeXhr, photo, renderForm, setMeta, storeDraft, stubFetch, submitCalls } from '../../helpers';
+
+beforeEach(() => {
+  FakeXhr.install();
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:thumb'), revokeObjectURL: vi.fn() }));
+});
+
+describe.each([
+  ['nl', 'Foto van het typeplaatje', 'Uploaden: 40%', 'plaatje.jpg is geüpload.'],
+  ['fr', 'Photo de la plaque signalétique', 'Envoi : 40 %', 'plaatje.jpg a été envoyée.'],
+] as const)('photo upload (%s)', (locale, label, progressText, doneText) => {
+  it('uploads at once with progress, stores the file name and shows name and thumbnail', async () => {
+    setMeta('portal:api-base', 'https://api.portal.test');
+    const { user } = renderForm(brands.ilve, locale);
+    const input = screen.getByLabelText(label) as HTMLInputElement;
+    expect(input.accept).toBe('image/png,image/jpeg');
+    await user.upload(input, photo());
+    const xhr = FakeXhr.all[0];
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('https://api.portal.test/api/forms/images');
+    expect(xhr.headers.Accept).toBe('application/json');
+    expect((xhr.body as FormData).get('image')).toBeInstanceOf(File);
+    act(() => xhr.progress(40, 100));
+    const bar = screen.getByLabelText(progressText) as HTMLProgressElement;
+    expect(bar.value).toBe(40);
+    expect(screen.getByText('plaatje.jpg')).toBeTruthy();
+    expect(document.querySelector('img.photo__thumb')!.getAttribute('src')).toBe('blob:thumb');
+    await act(async () => xhr.respond(201, { filename: 'abc123.jpg' }));
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe(doneText);
+    const draft = JSON.parse(sessionStorage.getItem('repair-portal:draft:ilve')!);
+    expect(draft.image1).toBe('abc123.jpg');
+    expect(draft.upload_1).toEqual({ name: 'plaatje.jpg', size: 1000, type: 'image/jpeg' });
+    setMeta('portal:api-base', '');
+  });
+
+  it("says 'Netwerk error!' below the picker on failure and lets the user choose again", async () => {
+    const { user } = renderForm(brands.ilve, locale);
+    const input = screen.getByLabelText(label) as HTMLInputElement;
+    await user.upload(input, photo());
+    await act(async () => FakeXhr.all[0].fail());
+    const field = input.closest('.field')!;
+    expect(within(field as HTMLElement).getByText('Netwerk error!')).toBeTruthy();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    await user.upload(input, photo('tweede.png', 'image/png'));
+    await act(async () => FakeXhr.all[1].respond(200, { filename: 'second.png' }));
+    expect(within(field as HTMLElement).queryByText('Netwerk error!')).toBeNull();
+    expect(screen.getByText('tweede.png')).toBeTruthy();
+  });
+});
+
+describe('photo rules before upload', () => {
+  it('refuses a file over 32 MB without uploading it', async () => {
+    const { user } = renderForm(brands.ilve);
+    const input = screen.getByLabelText('Foto van het typeplaatje');
+    await user.upload(input, photo('groot.jpg', 'image/jpeg', 33554433));
+    expect(screen.getByText('File too large')).toBeTruthy();
+    expect(FakeXhr.all).toHaveLength(0);
+  });
+
+  it('refuses a file of another type (the picker filter can be bypassed)', async () => {
+    renderForm(brands.kuppersbusch, 'fr', 'be');
+    const input = screen.getByLabelText("Photo de la preuve d'achat");
+    fireEvent.change(input, { target: { files: [photo('anim.gif', 'image/gif')] } });
+    expect(screen.getByText('Type de fichier non valide')).toBeTruthy();
+    expect(FakeXhr.all).toHaveLength(0);
+  });
+
+  it('a non-2xx answer is a failure too', async () => {
+    const { user } = renderForm(brands.ilve);
+    const input = screen.getByLabelText('Foto van de aankoopbon');
+    await user.upload(input, photo());
+    await act(async () => FakeXhr.all[0].respond(413, { error: 'too large' }));
+    expect(within(input.closest('.field') as HTMLElement).getByText('Netwerk error!')).toBeTruthy();
+  });
+});
+
+describe('submitting while a photo uploads', () => {
+  it('waits for the upload and sends the stored file name', async () => {
+    const fetch = stubFetch([{ ok: true, status: 201 }]);
+    const draft = validData('simple');
+    delete draft.image2;
+    delete draft.upload_2;
+    storeDraft('ilve', draft);
+    const { user } = renderForm(brands.ilve);
+    expect(await screen.findByDisplayValue('Jan Jansen')).toBeTruthy();
+    await user.upload(screen.getByLabelText('Foto van de aankoopbon'), photo('bon.png', 'image/png'));
+    await user.click(screen.getByRole('button', { name: 'Verzenden' }));
+    expect(screen.getByRole('status').textContent).toBe("Even geduld: de foto's worden nog geüpload.");
+    expect(submitCalls(fetch)).toHaveLength(0);
+    await act(async () => FakeXhr.all[0].respond(201, { filename: 'bon-123.png' }));
+    expect(await screen.findByRole('heading', { name: 'Aanvraag ontvangen' })).toBeTruthy();
+    const body = JSON.parse(String(submitCalls(fetch)[0][1].body));
+    expect(body.image2).toBe('bon-123.png');
+  });
+
+  it('never sends when the running upload fails', async () => {
+    const fetch = stubFetch([{ ok: true, status: 201 }]);
+    const draft = validData('simple');
+    delete draft.image1;
+    delete draft.upload_1;
+    storeDraft('ilve', draft);
+    const { user } = renderForm(brands.ilve);
+    expect(await screen.findByDisplayValue('Jan Jansen')).toBeTruthy();
+    await user.upload(screen.getByLabelText('Foto van het typeplaatje'), photo());
+    await user.click(screen.getByRole('button', { name: 'Verzenden' }));
+    await act(async () => FakeXhr.all[0].fail());
+    const input = screen.getByLabelText('Foto van het typeplaatje');
+    expect(within(input.closest('.field') as HTMLElement).getByText('Netwerk error!')).toBeTruthy();
+    expect(submitCalls(fetch)).toHaveLength(0);
+    expect(document.activeElement).toBe(screen.getByLabelText('Foto van het typeplaatje'));
+  });
+});
