@@ -1,0 +1,71 @@
+/**
+ * axe-core (WCAG 2.0/2.1 A+AA, 2.2 AA) on every brand page in nl and fr, in
+ * the editing, error and success states: zero violations. Colour contrast of
+ * each brand theme is part of wcag2aa.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage } from './support/browser';
+import { BRANDS, LOCALES, SUCCESS_TEXT, uniqueEmail } from './support/fixtures';
+import { SUBMIT, fakeUploads, fillValidForm, openBrandPage, waitForHydration } from './support/form-page';
+import { startPortal, type Portal } from './support/portal';
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+let portal: Portal;
+let browser: Browser;
+
+beforeAll(async () => {
+  [portal, browser] = await Promise.all([startPortal(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.stop();
+});
+
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`,
+  );
+}
+
+describe('axe', () => {
+  for (const brand of BRANDS) {
+    for (const locale of LOCALES) {
+      it(`${brand.id} ${locale}: editing, error and success states have no violations`, async () => {
+        const { context, page } = await openPage(browser);
+        try {
+          await openBrandPage(page, portal.baseUrl, brand.id, locale);
+          expect(await violations(page), 'editing').toEqual([]);
+
+          await page.click(SUBMIT);
+          await page.waitForSelector('[aria-invalid="true"]');
+          expect(await violations(page), 'errors shown').toEqual([]);
+
+          // Success without touching the database: uploads and submit are answered in the browser.
+          await fakeUploads(page);
+          await page.route(`**/api/forms/${brand.id}`, (route) => route.fulfill({ status: 201, contentType: 'application/json', body: '{}' }));
+          await fillValidForm(page, brand, uniqueEmail('axe'));
+          await page.click(SUBMIT);
+          await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT[locale]);
+          expect(await violations(page), 'success').toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+
+  it('404 page has no violations', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${portal.baseUrl}/onbekend`);
+      await waitForHydration(page);
+      expect(await violations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

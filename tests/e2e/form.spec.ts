@@ -1,0 +1,307 @@
+/**
+ * The form against the real server: messages per variant, rules on blur,
+ * photo uploads, the NL address lookup (fake PDOK), a failed submit with
+ * retry, and success with the request in SQLite and the mail in the outbox.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locale } from '../../src/core/types';
+import { launchChromium, openPage } from './support/browser';
+import {
+  CONFIRMATION_SENT_TEXT,
+  SUBMIT_ERROR_TEXT,
+  SUCCESS_TEXT,
+  SUMMARY_TEXT,
+  brandById,
+  message,
+  photoFiles,
+  uniqueEmail,
+  validValues,
+  type PhotoFile,
+} from './support/fixtures';
+import {
+  SUBMIT,
+  field,
+  fieldError,
+  fillValidForm,
+  liveRegionTexts,
+  openBrandPage,
+  uploadPhoto,
+} from './support/form-page';
+import { startPortal, type Portal } from './support/portal';
+
+let portal: Portal;
+let browser: Browser;
+let files: PhotoFile[];
+
+beforeAll(async () => {
+  [portal, browser, files] = await Promise.all([startPortal(), launchChromium(), photoFiles()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.stop();
+});
+
+async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
+  const { context, page } = await openPage(browser);
+  try {
+    await fn(page);
+  } finally {
+    await context.close();
+  }
+}
+
+const errorText = (page: Page, name: string) => page.locator(fieldError(name)).textContent({ timeout: 5_000 });
+
+describe('empty submit shows the messages of each variant', () => {
+  const REQUIRED = {
+    extended: ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'client_email', 'phone_number', 'description', 'upload_1', 'upload_2', 'isAkkoord'],
+    simple: ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'client_email', 'phone_number', 'brand', 'type', 'serial_number', 'purchase_date', 'description', 'upload_1', 'upload_2'],
+  };
+  for (const [brandId, locale] of [['teka', 'nl'], ['kuppersbusch', 'fr'], ['ilve', 'nl'], ['hanant', 'fr']] as [string, Locale][]) {
+    const brand = brandById(brandId);
+    it(`${brandId} (${brand.variant}) ${locale}`, () =>
+      withPage(async (page) => {
+        await openBrandPage(page, portal.baseUrl, brandId, locale);
+        await page.click(SUBMIT);
+        const required = message(brand.variant, locale, 'required');
+        for (const name of REQUIRED[brand.variant]) {
+          if (name === 'isAkkoord') {
+            expect.soft(await page.textContent('.field--isAkkoord'), 'terms checkbox shows its own error').toContain(required);
+            continue;
+          }
+          expect(await errorText(page, name), name).toContain(required);
+          if (!name.startsWith('upload') && name !== 'isAkkoord') {
+            expect(await page.getAttribute(field(name), 'aria-invalid'), name).toBe('true');
+          }
+        }
+        // Optional fields stay quiet.
+        for (const name of ['house_number_suffix', 'phone_number2']) expect(await page.locator(fieldError(name)).count()).toBe(0);
+        const body = (await page.textContent('main')) ?? '';
+        if (brand.variant === 'extended') expect(body).toContain(SUMMARY_TEXT[locale]);
+        else expect(body).not.toContain(SUMMARY_TEXT[locale]);
+        // Nothing was sent.
+        expect(portal.storedRequests('@').length).toBe(0);
+      }));
+  }
+});
+
+describe('field rules show on blur', () => {
+  it('simple form: postal code by country, number range, max length, e-mail; only touched fields', () =>
+    withPage(async (page) => {
+      await openBrandPage(page, portal.baseUrl, 'ilve', 'nl', 'be');
+      await page.fill(field('postal_code'), '123');
+      expect(await page.locator(fieldError('last_name')).count(), 'untouched fields show nothing').toBe(0);
+      await page.locator(field('postal_code')).blur();
+      expect(await errorText(page, 'postal_code')).toContain(message('simple', 'nl', 'postalCode'));
+
+      await page.fill(field('postal_code'), '1000');
+      await page.locator(field('postal_code')).blur();
+      await expect.poll(() => page.locator(fieldError('postal_code')).count()).toBe(0);
+      // Changing the country re-checks the postal code: 1000 is no Dutch code.
+      await page.selectOption(field('country'), 'nl');
+      await page.locator(field('country')).blur();
+      expect(await errorText(page, 'postal_code')).toContain(message('simple', 'nl', 'postalCode'));
+      await page.fill(field('postal_code'), '1118 cp');
+      await page.locator(field('postal_code')).blur();
+      await expect.poll(() => page.locator(fieldError('postal_code')).count()).toBe(0);
+
+      await page.fill(field('house_number'), '0');
+      await page.locator(field('house_number')).blur();
+      expect(await errorText(page, 'house_number')).toContain(message('simple', 'nl', 'minimum'));
+      await page.fill(field('house_number'), '100000');
+      await page.locator(field('house_number')).blur();
+      expect(await errorText(page, 'house_number')).toContain(message('simple', 'nl', 'maximum'));
+
+      await page.fill(field('last_name'), 'x'.repeat(81));
+      await page.locator(field('last_name')).blur();
+      expect(await errorText(page, 'last_name')).toContain(message('simple', 'nl', 'maxLength', 80));
+
+      await page.fill(field('client_email'), 'geen-adres');
+      await page.locator(field('client_email')).blur();
+      expect(await errorText(page, 'client_email')).toContain(message('simple', 'nl', 'format.email'));
+    }));
+
+  it('extended form: inputs stop at the limit, Belgian postal code, dealer e-mail', () =>
+    withPage(async (page) => {
+      await openBrandPage(page, portal.baseUrl, 'kuppersbusch', 'nl', 'be');
+      await page.fill(field('last_name'), 'x'.repeat(81)).catch(() => undefined);
+      await page.locator(field('last_name')).blur();
+      expect((await page.inputValue(field('last_name'))).length).toBeLessThanOrEqual(80);
+      expect(await page.locator(fieldError('last_name')).count()).toBe(0);
+
+      await page.fill(field('postal_code'), '10000');
+      await page.locator(field('postal_code')).blur();
+      expect(await errorText(page, 'postal_code')).toContain(message('extended', 'nl', 'postalCode'));
+
+      await page.fill(field('notification'), 'dealer@');
+      await page.locator(field('notification')).blur();
+      expect(await errorText(page, 'notification')).toContain(message('extended', 'nl', 'format.email'));
+      expect(await page.textContent('main')).toContain(SUMMARY_TEXT.nl);
+      await page.fill(field('notification'), 'dealer@example.com');
+      await page.fill(field('postal_code'), '1000');
+      await page.locator(field('postal_code')).blur();
+      await expect.poll(() => page.textContent('main')).not.toContain(SUMMARY_TEXT.nl);
+    }));
+});
+
+describe('terms checkbox', () => {
+  it('ticks on the first click and unticks on the second', () =>
+    withPage(async (page) => {
+      await openBrandPage(page, portal.baseUrl, 'teka', 'nl');
+      await page.click(field('isAkkoord'));
+      await expect.poll(() => page.isChecked(field('isAkkoord'))).toBe(true);
+      await page.click(field('isAkkoord'));
+      await expect.poll(() => page.isChecked(field('isAkkoord'))).toBe(false);
+    }));
+});
+
+describe('photo uploads', () => {
+  it('shows progress, stores the server file name, announces the result (both photos)', () =>
+    withPage(async (page) => {
+      await openBrandPage(page, portal.baseUrl, 'ilve', 'nl');
+      // Hold the answer back a moment so the progress bar can be seen.
+      await page.route('**/api/forms/images', async (route) => {
+        await new Promise((r) => setTimeout(r, 800));
+        await route.continue();
+      });
+      for (const index of [1, 2] as const) {
+        const file = files[index - 1];
+        const before = (await liveRegionTexts(page)).join(' | ');
+        const answer = page.waitForResponse((r) => r.url().endsWith('/api/forms/images'));
+        await page.setInputFiles(field(`upload_${index}`), file);
+        await page.waitForSelector(`#root_upload_${index} ~ * progress, .field--photo progress`, { state: 'visible', timeout: 5_000 });
+        const response = await answer;
+        expect(response.ok()).toBe(true);
+        const { filename } = (await response.json()) as { filename: string };
+        expect(filename).toMatch(/^[0-9a-f-]{36}\.(jpg|png)$/);
+        await expect.poll(() => page.inputValue(field(`image${index}`))).toBe(filename);
+        expect(await page.textContent(`.field--photo:has(#root_upload_${index})`)).toContain(file.name);
+        await expect.poll(async () => (await liveRegionTexts(page)).join(' | '), { message: 'upload result announced' }).not.toBe(before);
+      }
+    }));
+
+  it("says 'Netwerk error!' below the picker when the upload fails", () =>
+    withPage(async (page) => {
+      await openBrandPage(page, portal.baseUrl, 'fratelli', 'fr');
+      await page.route('**/api/forms/images', (route) => route.fulfill({ status: 500, body: '{}' }));
+      await page.setInputFiles(field('upload_1'), files[0]);
+      await expect.poll(() => page.textContent('.field--photo:has(#root_upload_1)')).toContain('Netwerk error!');
+      expect(await page.inputValue(field('image1'))).toBe('');
+    }));
+});
+
+describe('NL address lookup', () => {
+  it('fills street and city from the address service for country nl', () =>
+    withPage(async (page) => {
+      await openBrandPage(page, portal.baseUrl, 'airodesign', 'nl', 'nl');
+      const before = (await liveRegionTexts(page)).join(' | ');
+      await page.fill(field('postal_code'), '1118 CP');
+      await page.fill(field('house_number'), '202');
+      await expect.poll(() => page.inputValue(field('street_name')), { timeout: 5_000 }).toBe('Evert van de Beekstraat');
+      expect(await page.inputValue(field('city'))).toBe('Schiphol');
+      const q = portal.pdok.queries.at(-1)!;
+      expect(q.get('q')).toMatch(/1118CP.*202/);
+      expect(q.get('fq')).toBe('type:adres');
+      expect(q.get('rows')).toBe('1');
+      await expect.poll(async () => (await liveRegionTexts(page)).join(' | '), { message: 'lookup announced' }).not.toBe(before);
+    }));
+
+  it('does not look up outside nl', () =>
+    withPage(async (page) => {
+      await openBrandPage(page, portal.baseUrl, 'airodesign', 'nl', 'be');
+      const count = portal.pdok.queries.length;
+      await page.fill(field('postal_code'), '1000');
+      await page.fill(field('house_number'), '202');
+      await page.waitForTimeout(900);
+      expect(portal.pdok.queries.length).toBe(count);
+    }));
+});
+
+describe('submit', () => {
+  it('kuppersbusch nl: a failed submit keeps the form and a retry succeeds; stored and mailed once', () =>
+    withPage(async (page) => {
+      const brand = brandById('kuppersbusch');
+      const email = uniqueEmail('retry');
+      await openBrandPage(page, portal.baseUrl, brand.id, 'nl', 'be');
+      const names = await fillValidForm(page, brand, email, files);
+
+      let attempts = 0;
+      await page.route(`**/api/forms/${brand.id}`, (route) => {
+        attempts += 1;
+        return attempts === 1 ? route.fulfill({ status: 503, body: '{}' }) : route.fallback();
+      });
+      await page.click(SUBMIT);
+      await expect.poll(() => page.textContent('main')).toContain(SUBMIT_ERROR_TEXT.nl);
+      expect((await liveRegionTexts(page)).join(' ')).toContain(SUBMIT_ERROR_TEXT.nl);
+      expect(await page.inputValue(field('last_name'))).toBe('Jansen');
+      expect(await page.inputValue(field('client_email'))).toBe(email);
+
+      await page.click(SUBMIT);
+      await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT.nl);
+      const main = (await page.textContent('main')) ?? '';
+      expect(main).toContain(CONFIRMATION_SENT_TEXT.nl);
+      expect(main).toContain(email);
+      expect(await page.locator('form').count(), 'the form is replaced by the confirmation').toBe(0);
+      expect(await page.locator('main svg, main img').count(), 'check icon').toBeGreaterThan(0);
+      // Announced: in a live region, or focus moved into the confirmation panel.
+      const announced =
+        (await liveRegionTexts(page)).join(' ') +
+        (await page.evaluate(() => document.activeElement?.closest('section, [role="status"], [role="alert"]')?.textContent ?? ''));
+      expect(announced).toContain(SUCCESS_TEXT.nl);
+
+      const rows = portal.storedRequests(email);
+      expect(rows).toHaveLength(1);
+      const payload = rows[0].payload as Record<string, unknown>;
+      expect(payload).toMatchObject({
+        last_name: 'Jansen',
+        client_email: email,
+        brand: 'Kuppersbusch',
+        country: 'be',
+        house_number: 12,
+        language: 'nl',
+        isAkkoord: true,
+        image1: names[0],
+        image2: names[1],
+      });
+      expect(payload).not.toHaveProperty('upload_1');
+      await expect.poll(() => portal.outboxMails(email).length, { timeout: 15_000, message: 'confirmation mail in the outbox' }).toBeGreaterThan(0);
+    }));
+
+  it('hanant fr: network failure, retry, success with the chosen brand; French mail', () =>
+    withPage(async (page) => {
+      const brand = brandById('hanant');
+      const email = uniqueEmail('hanant');
+      await openBrandPage(page, portal.baseUrl, brand.id, 'fr', 'lu');
+      await fillValidForm(page, brand, email, files);
+      let attempts = 0;
+      await page.route(`**/api/forms/${brand.id}`, (route) => {
+        attempts += 1;
+        return attempts === 1 ? route.abort('connectionreset') : route.fallback();
+      });
+      await page.click(SUBMIT);
+      await expect.poll(() => page.textContent('main')).toContain(SUBMIT_ERROR_TEXT.fr);
+      await page.click(SUBMIT);
+      await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT.fr);
+      expect(await page.textContent('main')).toContain(CONFIRMATION_SENT_TEXT.fr);
+
+      const [row] = portal.storedRequests(email);
+      expect(row?.payload).toMatchObject({ brand: 'Senza Nome', country: 'lu', description: validValues(brand, email).description });
+      expect(row?.payload).not.toHaveProperty('language');
+      expect(row?.payload).not.toHaveProperty('isAkkoord');
+      await expect.poll(() => portal.outboxMails(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
+      // After a reload the confirmation stays reached: no half-filled draft comes back.
+      await page.reload();
+      await page.waitForLoadState('load');
+      if ((await page.locator(field('last_name')).count()) > 0) expect(await page.inputValue(field('last_name'))).toBe('');
+    }));
+
+  it('uploads a photo for the real server and refuses a non-image before upload', () =>
+    withPage(async (page) => {
+      await openBrandPage(page, portal.baseUrl, 'teka', 'nl');
+      const name = await uploadPhoto(page, 1, files[0]);
+      expect(name).toMatch(/\.jpg$/);
+      await page.setInputFiles(field('upload_2'), { name: 'notitie.txt', mimeType: 'text/plain', buffer: Buffer.from('geen foto') });
+      expect(await errorText(page, 'upload_2')).toContain(message('extended', 'nl', 'fileRules.types'));
+    }));
+});

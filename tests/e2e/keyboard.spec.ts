@@ -1,0 +1,121 @@
+/**
+ * Keyboard only: a form is completed and sent without a mouse, focus is
+ * always visible, and after a failed submit focus lands on the first error.
+ */
+import type { Browser, FileChooser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Brand } from '../../src/core/types';
+import { launchChromium, openPage } from './support/browser';
+import { SUCCESS_TEXT, brandById, photoFiles, uniqueEmail, validValues, type PhotoFile } from './support/fixtures';
+import { SUBMIT, activeElementId, field, focusIndicator, openBrandPage } from './support/form-page';
+import { startPortal, type Portal } from './support/portal';
+
+let portal: Portal;
+let browser: Browser;
+let files: PhotoFile[];
+
+beforeAll(async () => {
+  [portal, browser, files] = await Promise.all([startPortal(), launchChromium(), photoFiles()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.stop();
+});
+
+async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
+  const { context, page } = await openPage(browser);
+  try {
+    await fn(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Space opens a focused file input's chooser; Enter is the other key a keyboard user would try. */
+async function openChooserWithKeyboard(page: Page, id: string): Promise<FileChooser> {
+  for (const key of ['Space', 'Enter']) {
+    const chooser = page.waitForEvent('filechooser', { timeout: 5_000 }).catch(() => null);
+    await page.keyboard.press(key);
+    const opened = await chooser;
+    if (opened) return opened;
+  }
+  throw new Error(`#${id}: neither Space nor Enter opened the file chooser`);
+}
+
+/**
+ * Tabs through the page from the top, typing into every field it meets,
+ * choosing photos through the keyboard-opened file chooser, ticking the terms
+ * with Space, and pressing Enter on the submit button. Checks the focus
+ * indicator at every stop.
+ */
+async function completeWithKeyboard(page: Page, brand: Brand, email: string): Promise<string[]> {
+  const values = validValues(brand, email);
+  const invisible: string[] = [];
+  const photos: Record<string, PhotoFile> = { root_upload_1: files[0], root_upload_2: files[1] };
+  const done = new Set<string>();
+  await page.keyboard.press('Tab');
+  for (let step = 0; step < 80; step += 1) {
+    const focus = await focusIndicator(page);
+    if (!focus.visible) invisible.push(`${focus.tag}#${focus.id}`);
+    const id = focus.id;
+    const name = id.replace(/^root_/, '');
+    if (id && !done.has(id)) {
+      if (values[name] !== undefined) {
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.type(values[name]);
+        done.add(id);
+      } else if (photos[id]) {
+        await (await openChooserWithKeyboard(page, id)).setFiles(photos[id]);
+        const target = name === 'upload_1' ? '#root_image1' : '#root_image2';
+        await page.waitForFunction((sel) => !!document.querySelector<HTMLInputElement>(sel)?.value, target, { timeout: 15_000 });
+        done.add(id);
+      } else if (id === 'root_isAkkoord') {
+        await page.keyboard.press('Space');
+        // A user presses again when the box does not show ticked; the first-toggle check lives in form.spec.ts.
+        if (!(await page.isChecked(field('isAkkoord')))) await page.keyboard.press('Space');
+        done.add(id);
+      } else if (id === 'root_brand' && brand.brandField.mode === 'choice') {
+        await page.keyboard.press('ArrowDown');
+        done.add(id);
+      }
+    }
+    if (await page.evaluate((sel) => document.activeElement === document.querySelector(sel), SUBMIT)) {
+      await page.keyboard.press('Enter');
+      return invisible;
+    }
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('the submit button was never reached with Tab');
+}
+
+describe('keyboard only', () => {
+  for (const brandId of ['teka', 'hanant']) {
+    it(`${brandId}: completed and sent without a mouse, focus visible at every stop`, () =>
+      withPage(async (page) => {
+        const brand = brandById(brandId);
+        const email = uniqueEmail(`kbd-${brandId}`);
+        await openBrandPage(page, portal.baseUrl, brandId, 'nl', 'be');
+        const invisible = await completeWithKeyboard(page, brand, email);
+        await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT.nl);
+        expect(invisible, 'focused elements without a visible focus indicator').toEqual([]);
+        expect(portal.storedRequests(email)).toHaveLength(1);
+      }));
+  }
+
+  for (const brandId of ['kuppersbusch', 'ilve']) {
+    it(`${brandId}: after a failed submit focus lands on the first error`, () =>
+      withPage(async (page) => {
+        await openBrandPage(page, portal.baseUrl, brandId, 'nl', 'be');
+        await page.focus(SUBMIT);
+        await page.keyboard.press('Enter');
+        await expect.poll(() => activeElementId(page)).toBe('root_last_name');
+        expect((await focusIndicator(page)).visible).toBe(true);
+
+        // Fix the first field: the next failed submit goes to the next error.
+        await page.keyboard.type('Jansen');
+        await page.focus(SUBMIT);
+        await page.keyboard.press('Enter');
+        await expect.poll(() => activeElementId(page)).toBe('root_street_name');
+      }));
+  }
+});

@@ -1,0 +1,49 @@
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+
+/** Debian's Chromium: playwright's own browser download is not reachable here. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface PageProblems {
+  /** Console errors, page errors and CSP violations seen so far. */
+  errors: string[];
+}
+
+/**
+ * A fresh context and page. Console errors, uncaught exceptions and CSP
+ * violations are collected, so a spec can insist on none (hydration
+ * mismatches and blocked inline styles show up here).
+ */
+export async function openPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  const problems: PageProblems = { errors: [] };
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.errors.push(`pageerror: ${err.message}`));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  return { context, page, problems };
+}

@@ -1,0 +1,102 @@
+/** Brands, texts and test data for the browser suites, read from the same files the portal is built from. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Brand, Locale, Variant } from '../../../src/core/types';
+import fr from '../../../src/web/i18n/fr.json';
+import nl from '../../../src/web/i18n/nl.json';
+import messagesJson from '../../../schemas/forms/messages.json';
+import { ROOT } from './paths';
+
+export const LOCALES: Locale[] = ['nl', 'fr'];
+
+export const BRANDS: Brand[] = readdirSync(join(ROOT, 'brands'))
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(join(ROOT, 'brands', f), 'utf8')) as Brand);
+
+export function brandById(id: string): Brand {
+  const brand = BRANDS.find((b) => b.id === id);
+  if (!brand) throw new Error(`no brand ${id}`);
+  return brand;
+}
+
+export const TEXTS = { nl, fr } as const;
+
+type Messages = Record<Variant, Record<Locale, Record<string, string>>>;
+export const MESSAGES = messagesJson as unknown as Messages;
+
+export function message(variant: Variant, locale: Locale, key: string, limit?: number): string {
+  const template = MESSAGES[variant][locale][key] ?? MESSAGES[variant][locale].default;
+  return limit === undefined ? template : template.replace('{limit}', String(limit));
+}
+
+/** Spec §8: the invalid-fields panel of the extended form. */
+export const SUMMARY_TEXT: Record<Locale, string> = {
+  nl: 'Eén of meerdere velden zijn niet juist ingevuld.',
+  fr: "Un ou plusieurs champs n'ont pas été renseignés correctement.",
+};
+export const SUBMIT_ERROR_TEXT: Record<Locale, string> = {
+  nl: 'Er is een fout opgetreden, probeer het opnieuw.',
+  fr: "Une erreur s'est produite, veuillez réessayer.",
+};
+export const SUCCESS_TEXT: Record<Locale, string> = {
+  nl: 'Wij hebben uw aanvraag ontvangen en nemen contact met u op voor het maken van een afspraak.',
+  fr: 'Nous avons reçu votre demande et vous contacterons pour prendre rendez-vous.',
+};
+export const CONFIRMATION_SENT_TEXT: Record<Locale, string> = {
+  nl: 'Een bevestiging is verstuurd naar',
+  fr: 'Une confirmation a été envoyée à',
+};
+export const NOT_FOUND = {
+  title: 'Pagina niet gevonden',
+  body: 'De pagina die je zoekt bestaat niet of is verplaatst.',
+  documentTitle: '404 - Pagina niet gevonden',
+};
+
+/** A real, decodable photo: the server re-encodes uploads with sharp, so noise bytes would be refused. */
+export async function photo(kind: 'jpeg' | 'png', width = 640, height = 480): Promise<Buffer> {
+  const base = sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } });
+  return kind === 'jpeg' ? base.jpeg({ quality: 80 }).toBuffer() : base.png().toBuffer();
+}
+
+export interface PhotoFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+export async function photoFiles(): Promise<[PhotoFile, PhotoFile]> {
+  return [
+    { name: 'typeplaatje.jpg', mimeType: 'image/jpeg', buffer: await photo('jpeg') },
+    { name: 'aankoopbon.png', mimeType: 'image/png', buffer: await photo('png', 300, 420) },
+  ];
+}
+
+let counter = 0;
+/** A unique e-mail per test, to find its request in the database and its mail in the outbox. */
+export function uniqueEmail(tag: string): string {
+  counter += 1;
+  return `e2e-${tag}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+/** Field values of a valid request (text inputs only; the country select and photos apart). */
+export function validValues(brand: Brand, email: string): Record<string, string> {
+  const values: Record<string, string> = {
+    last_name: 'Jansen',
+    street_name: 'Stationsstraat',
+    house_number: '12',
+    house_number_suffix: 'B',
+    postal_code: '1000',
+    city: 'Brussel',
+    client_email: email,
+    phone_number: '+32 2 123 45 67',
+    type: 'HBO 123',
+    serial_number: 'SN-0042',
+    purchase_date: '12-03-2024',
+    description: 'De oven wordt niet meer warm.',
+  };
+  if (brand.variant === 'extended') values.install_date = '01-04-2024';
+  if (brand.brandField.mode === 'text') values.brand = brand.name;
+  return values;
+}

@@ -1,0 +1,85 @@
+/** Driving the repair form in a page: navigation, filling, uploads, submit, and what the page shows. */
+import type { Page, Route } from 'playwright-core';
+import type { Brand, Locale } from '../../../src/core/types';
+import { photoFiles, validValues, type PhotoFile } from './fixtures';
+
+export const field = (name: string) => `#root_${name}`;
+export const fieldError = (name: string) => `#root_${name}__error`;
+export const SUBMIT = 'form button[type="submit"]';
+
+/** React has attached to the prerendered markup (its fiber keys are on the DOM nodes). */
+export async function waitForHydration(page: Page, selector = '#root > *'): Promise<void> {
+  await page.waitForFunction(
+    (sel) => {
+      const el = document.querySelector(sel);
+      return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
+    },
+    selector,
+    { timeout: 15_000 },
+  );
+}
+
+export async function openBrandPage(page: Page, baseUrl: string, brandId: string, locale: Locale, country = 'be') {
+  const response = await page.goto(`${baseUrl}/${brandId}/${locale}/${country}`);
+  await waitForHydration(page, SUBMIT);
+  return response;
+}
+
+export async function fillValues(page: Page, values: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(values)) {
+    await page.fill(field(name), value);
+  }
+}
+
+/** Chooses a photo and waits until the server's file name is stored in the hidden image field. */
+export async function uploadPhoto(page: Page, index: 1 | 2, file: PhotoFile): Promise<string> {
+  await page.setInputFiles(field(`upload_${index}`), file);
+  const handle = await page.waitForFunction(
+    (sel) => (document.querySelector<HTMLInputElement>(sel)?.value ?? '') || false,
+    field(`image${index}`),
+    { timeout: 15_000 },
+  );
+  return String(await handle.jsonValue());
+}
+
+/** Everything a valid request needs: text fields, brand choice, terms, both photos. Returns the stored file names. */
+export async function fillValidForm(page: Page, brand: Brand, email: string, files?: PhotoFile[]): Promise<string[]> {
+  await fillValues(page, validValues(brand, email));
+  if (brand.brandField.mode === 'choice') await page.selectOption(field('brand'), brand.brandField.options.at(-1)!);
+  if (brand.variant === 'extended') await page.check(field('isAkkoord'));
+  const [one, two] = files ?? (await photoFiles());
+  return [await uploadPhoto(page, 1, one), await uploadPhoto(page, 2, two)];
+}
+
+/** Answers uploads without the server (axe and layout checks need a filled form, not a stored photo). */
+export async function fakeUploads(page: Page): Promise<void> {
+  let n = 0;
+  await page.route('**/api/forms/images', (route: Route) => {
+    n += 1;
+    const filename = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}.jpg`;
+    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ filename }) });
+  });
+}
+
+/** Texts of every live region (aria-live, role=status/alert/log) in the page. */
+export async function liveRegionTexts(page: Page): Promise<string[]> {
+  return page.$$eval('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]', (els) =>
+    els.map((el) => (el.textContent ?? '').trim()).filter(Boolean),
+  );
+}
+
+export async function activeElementId(page: Page): Promise<string> {
+  return page.evaluate(() => document.activeElement?.id ?? '');
+}
+
+/** Whether the focused element shows a focus indicator (outline or box-shadow) of its own. */
+export async function focusIndicator(page: Page): Promise<{ id: string; tag: string; visible: boolean; focusVisible: boolean }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { id: '', tag: 'body', visible: false, focusVisible: false };
+    const style = getComputedStyle(el);
+    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1;
+    const shadow = style.boxShadow !== 'none' && style.boxShadow !== '';
+    return { id: el.id, tag: el.tagName.toLowerCase(), visible: outline || shadow, focusVisible: el.matches(':focus-visible') };
+  });
+}
