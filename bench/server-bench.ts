@@ -1,0 +1,295 @@
+/**
+ * Server figures of `npm run bench` (also runnable alone: `tsx bench/server-bench.ts`).
+ * The real intake server runs as its own process on 127.0.0.1 (free port,
+ * temp DATA_DIR, a stub web root), so the load generator does not share its
+ * event loop:
+ * - durable submits/s and p99 at 50 connections: autocannon posts valid
+ *   requests with unique Idempotency-Keys; each names two photos registered
+ *   beforehand straight in the photos table (the bench-only shortcut: no
+ *   image decoding), so every submit still runs validation, the photo claim,
+ *   the outbox insert and the group commit with fsync before its 201;
+ * - time to refuse a 33 MB upload (declared length; the streamed case in detail);
+ * - server RSS growth during 8 concurrent 30 MB photo uploads (real JPEGs,
+ *   decoded and re-encoded).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import sharp from 'sharp';
+import { openDatabase } from '../src/server/storage/database';
+import { PhotoRegistry } from '../src/server/storage/photo-registry';
+import type { BenchFigure } from './figures';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MB = 1024 * 1024;
+const CONNECTIONS = 50;
+const WARMUP_SUBMITS = 3_000;
+const MEASURED_SUBMITS = 40_000;
+
+interface Server {
+  url: string;
+  port: number;
+  dataDir: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(): Promise<Server> {
+  const root = mkdtempSync(join(tmpdir(), 'server-bench-'));
+  const webRoot = join(root, 'web');
+  mkdirSync(join(webRoot, 'assets'), { recursive: true });
+  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>bench</title>');
+  const dataDir = join(root, 'data');
+  const port = await freePort();
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server side.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'src/server/server.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_ROOT: webRoot,
+      RATE_LIMIT_SUBMITS: '100000000',
+      RATE_LIMIT_UPLOADS: '100000000',
+      MIN_FREE_DISK_MB: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (i > 300) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    child,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
+
+/** Photo names registered as uploaded, two per submit to come. */
+function seedPhotos(dataDir: string, count: number): string[] {
+  const db = openDatabase(dataDir);
+  const registry = new PhotoRegistry(db);
+  const names = Array.from({ length: count }, () => `${randomUUID()}.jpg`);
+  db.transaction(() => names.forEach((n) => registry.register(n)))();
+  db.close();
+  return names;
+}
+
+function requestBody(image1: string, image2: string): string {
+  return JSON.stringify({
+    last_name: 'Jansen',
+    street_name: 'Dorpsstraat',
+    house_number: 12,
+    postal_code: '1234 AB',
+    city: 'Utrecht',
+    country: 'nl',
+    client_email: 'klant@example.com',
+    phone_number: '0612345678',
+    brand: 'Ilve',
+    type: 'P15',
+    serial_number: 'SN-1',
+    purchase_date: '2024-03-01',
+    description: 'De oven wordt niet warm. '.repeat(8),
+    image1,
+    image2,
+  });
+}
+
+async function submitLoad(server: Server, amount: number, photos: string[]) {
+  let next = 0;
+  return autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    amount,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/forms/ilve',
+        setupRequest: (req) => {
+          const i = next++ % amount;
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': randomUUID() },
+            body: requestBody(photos[2 * i], photos[2 * i + 1]),
+          };
+        },
+      },
+    ],
+  });
+}
+
+/** ms from sending the headers of a 33 MB upload to its 413; `declared` sends Content-Length. */
+function refuseTime(server: Server, declared: boolean): Promise<number> {
+  const boundary = 'benchboundary';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
+  const headers: Record<string, string | number> = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+  if (declared) headers['content-length'] = 33 * MB;
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let answered = false;
+    const req = request({ host: '127.0.0.1', port: server.port, path: '/api/forms/images', method: 'POST', headers }, (res) => {
+      answered = true;
+      const ms = performance.now() - started;
+      res.resume();
+      res.on('end', () => (res.statusCode === 413 ? resolve(ms) : reject(new Error(`expected 413, got ${res.statusCode}`))));
+    });
+    // The server closes the socket right after its 413, so the write side may fail (EPIPE)
+    // a moment before the answer is read: only an error without an answer is a failure.
+    req.on('error', (error) => setTimeout(() => answered || reject(error), 1000));
+    req.write(head);
+    const chunk = Buffer.alloc(MB, 0xd8);
+    let sent = 0;
+    const pump = () => {
+      while (!answered && sent < 33 * MB) {
+        sent += MB;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      if (!answered) req.end();
+    };
+    pump();
+  });
+}
+
+/** A real JPEG of about `bytes` (noise compresses badly, so the pixel count stays moderate). */
+async function largeJpeg(bytes: number): Promise<Buffer> {
+  const width = 4096;
+  let height = 2048;
+  for (;;) {
+    const jpeg = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).jpeg({ quality: 100 }).toBuffer();
+    if (jpeg.length >= bytes) return jpeg;
+    height = Math.ceil((height * bytes) / jpeg.length) + 16;
+  }
+}
+
+function upload(server: Server, bytes: Buffer): Promise<number> {
+  const boundary = 'benchupload';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/api/forms/images',
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + bytes.length + tail.length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    // Sent in 1 MB writes, as a network would deliver it, not as one buffer.
+    for (let at = 0; at < bytes.length; at += MB) req.write(bytes.subarray(at, at + MB));
+    req.end(tail);
+  });
+}
+
+async function uploadMemory(server: Server): Promise<{ growthMb: number; detail: string }> {
+  const photo = await largeJpeg(30 * MB);
+  const pid = server.child.pid!;
+  await upload(server, await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer());
+  await new Promise((r) => setTimeout(r, 500));
+  const idle = rssMb(pid);
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
+  const started = performance.now();
+  const statuses = await Promise.all(Array.from({ length: 8 }, () => upload(server, photo)));
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const ok = statuses.filter((s) => s === 201).length;
+  return {
+    growthMb: Math.round(peak - idle),
+    detail: `idle ${Math.round(idle)} MB, peak ${Math.round(peak)} MB; photo ${(photo.length / MB).toFixed(1)} MB JPEG; ${ok}/8 stored in ${seconds.toFixed(1)} s`,
+  };
+}
+
+export async function runServerBench(): Promise<BenchFigure[]> {
+  const server = await startServer();
+  try {
+    // Seeded up front: a bench write transaction during the load would stall the server's writes.
+    const photos = seedPhotos(server.dataDir, 2 * (WARMUP_SUBMITS + MEASURED_SUBMITS));
+    await submitLoad(server, WARMUP_SUBMITS, photos.slice(0, 2 * WARMUP_SUBMITS));
+    const busyBefore = loadavg()[0];
+    const load = await submitLoad(server, MEASURED_SUBMITS, photos.slice(2 * WARMUP_SUBMITS));
+    const failed = load.non2xx + load.errors + load.timeouts;
+    const submitDetail = `${CONNECTIONS} connections, ${load.requests.total} submits, ${failed} not 2xx/errors; p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms, max ${load.latency.max} ms; group commit, WAL + synchronous=FULL; photos pre-registered; 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator)`;
+    const declared = await refuseTime(server, true);
+    const streamed = await refuseTime(server, false);
+    const memory = await uploadMemory(server);
+    return [
+      {
+        name: 'durable submits per second (50 connections)',
+        value: Math.round(load.requests.average),
+        unit: 'req/s',
+        budgetKey: 'server.submitsPerSecond',
+        better: 'higher',
+        detail: submitDetail,
+      },
+      { name: 'submit p99 latency (50 connections)', value: load.latency.p99, unit: 'ms', budgetKey: 'server.submitP99Ms', better: 'lower' },
+      {
+        name: 'time to refuse a 33 MB upload (declared length)',
+        value: Math.round(declared * 10) / 10,
+        unit: 'ms',
+        budgetKey: 'server.refuseOversizeUploadMs',
+        better: 'lower',
+        detail: `streamed without Content-Length: refused after ${Math.round(streamed)} ms, once 32 MB had arrived`,
+      },
+      {
+        name: 'server memory growth during 8 concurrent 30 MB uploads',
+        value: memory.growthMb,
+        unit: 'MB',
+        budgetKey: 'server.uploadMemoryMb',
+        better: 'lower',
+        detail: memory.detail,
+      },
+    ];
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const figure of await runServerBench()) {
+    console.log(`${figure.name}: ${figure.value} ${figure.unit}${figure.detail ? `\n    ${figure.detail}` : ''}`);
+  }
+}

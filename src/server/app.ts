@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { repairAjvOptions } from '../core/ajv-options';
+import { formSchemas, photoRules } from '../core/form-schemas';
+import { loadBrands } from './brands';
+import type { ServerConfig } from './config';
+import { OutboxSender } from './mail/outbox-sender';
+import { createDeliver } from './mail/transport';
+import { PhotoFolder } from './photos/photo-folder';
+import { PhotoIntake } from './photos/photo-intake';
+import { schedulePhotoSweep } from './photos/photo-sweep';
+import { installDrainOnClose } from './plugins/drain-on-close';
+import { installErrorHandler } from './plugins/error-handler';
+import { installSecurityHeaders } from './plugins/security-headers';
+import { loadPortalPages } from './portal-pages';
+import { formsRoute } from './routes/forms';
+import { healthRoutes } from './routes/health';
+import { imagesRoute } from './routes/images';
+import { portalRoutes } from './routes/portal';
+import { openDatabase } from './storage/database';
+import { PhotoRegistry } from './storage/photo-registry';
+import { RequestStore } from './storage/request-store';
+import { RequestValidator } from './validation/request-validator';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The whole intake server as one Fastify instance: the portal's pages and
+ * assets, the upload and submit API, health checks, and the background
+ * mail sender and photo sweep, all stopped by `app.close()`.
+ */
+export async function buildApp(config: ServerConfig, { logger = false }: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: config.jsonBodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // Should a route ever declare a schema, judge it as the page does (no coercion, no removal).
+    ajv: { customOptions: { ...repairAjvOptions } },
+  });
+  app.server.headersTimeout = config.headersTimeoutMs;
+
+  const [brands, pages] = await Promise.all([
+    loadBrands(config.brandsDir),
+    loadPortalPages(config.webRoot, { apiBase: config.apiBase, addressLookupUrl: config.addressLookupUrl }),
+  ]);
+
+  const db = openDatabase(config.dataDir);
+  const registry = new PhotoRegistry(db);
+  const folder = new PhotoFolder(join(config.dataDir, 'photos'));
+  await folder.removeStrays(registry.allNames(), config.photoTtlMs);
+  const mail = createDeliver(config.smtpUrl, join(config.dataDir, 'outbox'));
+  const sender = new OutboxSender(
+    db,
+    mail.deliver,
+    {
+      from: config.mailFrom,
+      retryBaseMs: config.mailRetryBaseMs,
+      maxAttempts: config.mailMaxAttempts,
+      pollIntervalMs: config.mailPollIntervalMs,
+    },
+    app.log,
+  );
+  const store = new RequestStore(db);
+  const stopSweep = schedulePhotoSweep(
+    registry,
+    folder,
+    { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs },
+    app.log,
+  );
+  sender.start();
+  // Runs after the server stopped taking requests and in-flight ones finished.
+  app.addHook('onClose', async () => {
+    stopSweep();
+    store.flush();
+    await sender.stop();
+    mail.close();
+    db.close();
+  });
+
+  installErrorHandler(app);
+  installDrainOnClose(app);
+  await installSecurityHeaders(app, config);
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  const rules = uploadRules();
+  const intake = new PhotoIntake(folder, registry, rules, config.maxPhotoPixels, config.photoDecodeConcurrency);
+  await app.register(healthRoutes, { db, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
+  await app.register(imagesRoute, { intake, rules, rateLimit: config.rateLimits.uploads });
+  await app.register(formsRoute, {
+    brands,
+    validator: new RequestValidator(),
+    store,
+    rateLimit: config.rateLimits.submits,
+  });
+  await app.register(portalRoutes, { webRoot: config.webRoot, brands, pages });
+  return app;
+}
+
+/**
+ * One rule, one place: the upload limits are those the form schemas give the
+ * photo pickers. An upload precedes the form's variant, so both must agree.
+ */
+function uploadRules() {
+  const [first, ...others] = Object.values(formSchemas).map(({ schema }) => photoRules(schema));
+  if (others.some((r) => JSON.stringify(r) !== JSON.stringify(first))) {
+    throw new Error('The form variants disagree on photo limits (fileRules); the upload route needs one rule');
+  }
+  return first;
+}

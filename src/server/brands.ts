@@ -1,0 +1,17 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { indexBrands } from '../core/brands';
+import type { Brand } from '../core/types';
+
+/** Reads brands/*.json once at start (a new brand is a new file and a restart). */
+export async function loadBrands(dir: string): Promise<Map<string, Brand>> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  const brands = await Promise.all(
+    files.map(async (file) => {
+      const brand = JSON.parse(await readFile(join(dir, file), 'utf8')) as Brand;
+      if (brand.id !== basename(file, '.json')) throw new Error(`brands/${file}: id "${brand.id}" must equal the file name`);
+      return brand;
+    }),
+  );
+  return indexBrands(brands);
+}

@@ -1,0 +1,140 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import { DEFAULT_ADDRESS_LOOKUP_URL } from '../core/address-lookup';
+
+export interface RateLimit {
+  /** Requests per client within the window. */
+  max: number;
+  windowMs: number;
+}
+
+/** Everything the server reads from its environment, parsed and checked once at start. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  webRoot: string;
+  brandsDir: string;
+  /** Public API origin the page posts to; empty = same origin. */
+  apiBase: string;
+  addressLookupUrl: string;
+  corsOrigins: string[];
+  /** Proxy addresses/CIDRs whose X-Forwarded-For is believed; empty = none. */
+  trustProxy: string[];
+  smtpUrl: string;
+  mailFrom: string;
+  rateLimits: { uploads: RateLimit; submits: RateLimit };
+  jsonBodyLimitBytes: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  shutdownDeadlineMs: number;
+  /** Decompression-bomb guard for sharp. */
+  maxPhotoPixels: number;
+  /** Photos decoded at once; each large one holds tens of MB while it is re-encoded. */
+  photoDecodeConcurrency: number;
+  /** Unreferenced photos older than this are removed by the sweep. */
+  photoTtlMs: number;
+  photoSweepIntervalMs: number;
+  mailRetryBaseMs: number;
+  mailMaxAttempts: number;
+  mailPollIntervalMs: number;
+  minFreeDiskBytes: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const MINUTE = 60_000;
+const MB = 1024 * 1024;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function list(env: Env, name: string): string[] {
+  return text(env, name, '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function httpUrl(name: string, value: string, { originOnly = false } = {}): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${value}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be http(s)`);
+  if (originOnly && value.replace(/\/$/, '') !== url.origin) {
+    throw new ConfigError(`${name} must be an origin like https://example.com, got "${value}"`);
+  }
+  return originOnly ? url.origin : value;
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Parses the environment; throws ConfigError with the variable's name on anything malformed. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
+  const dataDir = resolve(cwd, text(env, 'DATA_DIR', './data'));
+  const webRoot = resolve(cwd, text(env, 'WEB_ROOT', './dist/web'));
+  // The web root is served; photos and the database must never be reachable through it.
+  if (isInside(webRoot, dataDir)) throw new ConfigError('DATA_DIR must not lie inside WEB_ROOT');
+  const apiBase = text(env, 'API_BASE', '');
+  const smtpUrl = text(env, 'SMTP_URL', '');
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST', '0.0.0.0'),
+    dataDir,
+    webRoot,
+    brandsDir: resolve(cwd, text(env, 'BRANDS_DIR', './brands')),
+    apiBase: apiBase && httpUrl('API_BASE', apiBase, { originOnly: true }),
+    addressLookupUrl: httpUrl('ADDRESS_LOOKUP_URL', text(env, 'ADDRESS_LOOKUP_URL', DEFAULT_ADDRESS_LOOKUP_URL)),
+    corsOrigins: list(env, 'CORS_ORIGINS').map((o) => httpUrl('CORS_ORIGINS', o, { originOnly: true })),
+    trustProxy: list(env, 'TRUST_PROXY'),
+    smtpUrl,
+    mailFrom: text(env, 'MAIL_FROM', 'Service <no-reply@localhost>'),
+    rateLimits: {
+      uploads: {
+        max: integer(env, 'RATE_LIMIT_UPLOADS', 30, 1),
+        windowMs: integer(env, 'RATE_LIMIT_UPLOADS_WINDOW_MS', MINUTE, 1000),
+      },
+      submits: {
+        max: integer(env, 'RATE_LIMIT_SUBMITS', 10, 1),
+        windowMs: integer(env, 'RATE_LIMIT_SUBMITS_WINDOW_MS', MINUTE, 1000),
+      },
+    },
+    // Two 8000-character texts of 4-byte characters plus the short fields fit well within this.
+    jsonBodyLimitBytes: integer(env, 'JSON_BODY_LIMIT_BYTES', 128 * 1024, 1024),
+    // A 32 MB photo over a slow mobile uplink needs minutes; headers never do.
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 5 * MINUTE, 1000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000, 1000),
+    shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', 25_000, 0),
+    maxPhotoPixels: integer(env, 'MAX_PHOTO_PIXELS', 50_000_000, 1),
+    // libvips already spreads one decode over every core; more at once only adds memory.
+    photoDecodeConcurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
+    photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
+    photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
+    mailRetryBaseMs: integer(env, 'MAIL_RETRY_BASE_MS', 30_000, 10),
+    mailMaxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1),
+    mailPollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 200, 10),
+    minFreeDiskBytes: integer(env, 'MIN_FREE_DISK_MB', 256, 0) * MB,
+    logLevel: text(env, 'LOG_LEVEL', 'info'),
+  };
+}

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { resolveLocale } from '../../core/locale';
+import type { Brand } from '../../core/types';
+import type { RateLimit } from '../config';
+import { HttpError } from '../http-error';
+import { composeMails } from '../mail/compose-mails';
+import type { RequestStore } from '../storage/request-store';
+import type { RequestValidator } from '../validation/request-validator';
+
+export interface FormsRouteOptions {
+  brands: ReadonlyMap<string, Brand>;
+  validator: RequestValidator;
+  store: RequestStore;
+  rateLimit: RateLimit;
+}
+
+/** Printable ASCII, as the page's UUIDs are; bounded so it cannot bloat the index. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * POST /api/forms/:brand: validates the body with the brand's variant schema
+ * and answers 201 `{"reference"}` only once the request, its photo claims
+ * and its mails are committed. The same Idempotency-Key gets the same answer.
+ */
+export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { brands, validator, store, rateLimit }) => {
+  app.post<{ Params: { brand: string } }>(
+    '/api/forms/:brand',
+    { config: { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } } },
+    async (req, reply) => {
+      const brand = brands.get(req.params.brand);
+      if (!brand) throw new HttpError(404, 'Unknown brand.');
+      const headerLocale = resolveLocale(req.headers['x-portal-locale'] as string | undefined);
+      const key = req.headers['idempotency-key'];
+      if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
+        throw new HttpError(400, 'Idempotency-Key must be 1 to 128 printable characters.');
+      }
+
+      const verdict = validator.check(brand.variant, req.body, headerLocale);
+      if (!verdict.ok) throw new HttpError(400, verdict.error, { fields: verdict.fields });
+      const request = verdict.request;
+      // The extended form carries its language; the simple one only has the header.
+      const locale = request.language ?? headerLocale;
+
+      const outcome = await store.submit({
+        brand: brand.id,
+        variant: brand.variant,
+        locale,
+        payload: request,
+        idempotencyKey: key,
+        mails: (reference) => composeMails(request, brand, locale, reference),
+      });
+      switch (outcome.kind) {
+        case 'stored':
+          return reply.code(201).send({ reference: outcome.reference });
+        case 'photos-unavailable':
+          throw new HttpError(422, 'A photo is unknown or already used by another request; upload it again.', {
+            photos: outcome.fields,
+          });
+        case 'key-conflict':
+          throw new HttpError(422, 'This Idempotency-Key was already used for a different request.');
+      }
+    },
+  );
+};

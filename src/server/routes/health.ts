@@ -1,0 +1,34 @@
+import { statfs } from 'node:fs/promises';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../storage/database';
+
+export interface HealthRoutesOptions {
+  db: Db;
+  dataDir: string;
+  minFreeDiskBytes: number;
+}
+
+/** /healthz: the process answers. /readyz: it can also store requests (database answers, disk has room). */
+export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { db, dataDir, minFreeDiskBytes }) => {
+  const ping = db.prepare('SELECT 1');
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.get('/readyz', async (req, reply) => {
+    const problems: string[] = [];
+    try {
+      ping.all();
+    } catch (error) {
+      req.log.error({ err: error }, 'readiness: database');
+      problems.push('database');
+    }
+    try {
+      const disk = await statfs(dataDir);
+      if (disk.bavail * disk.bsize < minFreeDiskBytes) problems.push('disk');
+    } catch (error) {
+      req.log.error({ err: error }, 'readiness: disk');
+      problems.push('disk');
+    }
+    return reply.code(problems.length ? 503 : 200).send({ status: problems.length ? 'unavailable' : 'ok', problems });
+  });
+};

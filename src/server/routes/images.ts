@@ -1,0 +1,59 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimit } from '../config';
+import { HttpError } from '../http-error';
+import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
+
+export interface ImagesRouteOptions {
+  intake: PhotoIntake;
+  rules: PhotoRules;
+  rateLimit: RateLimit;
+}
+
+/** Room for the multipart boundaries and part headers around the file itself. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/** Busboy's limit errors for a second part, a second file or a text field. */
+const EXTRA_PART_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT']);
+
+const ONE_IMAGE = 'Send exactly one file, in the field "image".';
+
+/**
+ * POST /api/forms/images: one photo in the multipart field `image` →
+ * `{"filename": "<uuid>.jpg|png"}`. Oversized uploads are refused before
+ * reading (declared length) or the moment they pass the limit, with
+ * `Connection: close` so the rest of the body is never read.
+ */
+export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, rateLimit }) => {
+  async function refuseDeclaredOversize(req: FastifyRequest, reply: FastifyReply) {
+    const declared = Number(req.headers['content-length']);
+    if (declared > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
+      await reply.code(413).header('connection', 'close').send({ error: tooLargeMessage(rules.maxBytes) });
+    }
+  }
+
+  app.post(
+    '/api/forms/images',
+    {
+      config: { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } },
+      onRequest: refuseDeclaredOversize,
+    },
+    async (req, reply) => {
+      if (!req.isMultipart()) throw new HttpError(415, `Expected multipart/form-data. ${ONE_IMAGE}`);
+      let received: string | undefined;
+      try {
+        const parts = req.parts({ limits: { fileSize: rules.maxBytes, files: 1, fields: 0, parts: 1 } });
+        for await (const part of parts) {
+          if (part.type !== 'file' || part.fieldname !== 'image') throw new HttpError(400, ONE_IMAGE);
+          received = await intake.receive(part.file);
+        }
+        if (!received) throw new HttpError(400, ONE_IMAGE);
+      } catch (error) {
+        if (received) await intake.discard(received);
+        // The rest of the body may be unread: never reuse this connection.
+        reply.header('connection', 'close');
+        throw EXTRA_PART_CODES.has((error as { code?: string }).code ?? '') ? new HttpError(400, ONE_IMAGE) : error;
+      }
+      return reply.code(201).send({ filename: await intake.store(received) });
+    },
+  );
+};

@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type ServerConfig } from './config';
+import { exitOnSignals } from './shutdown';
+
+/** Builds the app, listens, and exits cleanly on SIGTERM/SIGINT. */
+export async function startServer(config: ServerConfig): Promise<FastifyInstance> {
+  const app = await buildApp(config, { logger: { level: config.logLevel } });
+  exitOnSignals(app, config.shutdownDeadlineMs);
+  await app.listen({ port: config.port, host: config.host });
+  return app;
+}
+
+/**
+ * Entry point: configuration errors are reported by name, without a stack
+ * trace. `prepare` runs with the parsed config before the app is built.
+ */
+export async function main(prepare: (config: ServerConfig) => void = () => {}): Promise<void> {
+  try {
+    const config = loadConfig();
+    prepare(config);
+    await startServer(config);
+  } catch (error) {
+    console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+export const DATABASE_FILE = 'requests.db';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS photos (
+  name        TEXT PRIMARY KEY,
+  created_at  INTEGER NOT NULL,
+  request_id  INTEGER REFERENCES requests(id)
+);
+CREATE INDEX IF NOT EXISTS photos_unclaimed ON photos(created_at) WHERE request_id IS NULL;
+
+CREATE TABLE IF NOT EXISTS requests (
+  id               INTEGER PRIMARY KEY,
+  reference        TEXT NOT NULL UNIQUE,
+  brand            TEXT NOT NULL,
+  variant          TEXT NOT NULL,
+  locale           TEXT NOT NULL,
+  payload          TEXT NOT NULL,
+  idempotency_key  TEXT UNIQUE,
+  payload_hash     TEXT NOT NULL,
+  created_at       INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS outbox (
+  id               INTEGER PRIMARY KEY,
+  request_id       INTEGER NOT NULL REFERENCES requests(id),
+  kind             TEXT NOT NULL,
+  recipient        TEXT NOT NULL,
+  subject          TEXT NOT NULL,
+  body             TEXT NOT NULL,
+  attempts         INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at  INTEGER NOT NULL,
+  sent_at          INTEGER,
+  failed_at        INTEGER,
+  last_error       TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox(next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL;
+`;
+
+/**
+ * Opens (and creates) the request database with durable settings: WAL with
+ * synchronous=FULL fsyncs the log at every commit, so an answered request
+ * survives a power cut. Write only through .run()/.all(): `.get()` on a
+ * writing statement can hide SQLITE_FULL (see notes/intake-server.md).
+ */
+export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
+  if (!readonly) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new Database(join(dataDir, DATABASE_FILE), { readonly, fileMustExist: readonly });
+  db.pragma('busy_timeout = 5000');
+  if (readonly) return db;
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.exec(SCHEMA);
+  return db;
+}

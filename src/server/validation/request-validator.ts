@@ -1,0 +1,43 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { repairAjvOptions } from '../../core/ajv-options';
+import { fieldErrors, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
+import { formSchemas } from '../../core/form-schemas';
+import { addRepairKeywords } from '../../core/keywords/index';
+import type { Locale, RepairRequest, Variant } from '../../core/types';
+
+export type Verdict = { ok: true; request: RepairRequest } | { ok: false; error: string; fields: FieldErrors };
+
+/**
+ * Judges a submitted body exactly as the page does: the variant's schema,
+ * the shared keywords and ajv options (no coercion, no removal). Form-only
+ * properties are refused outright: the page strips them, so their presence
+ * means the body did not come from the form.
+ */
+export class RequestValidator {
+  private readonly validators: Record<Variant, ValidateFunction>;
+
+  constructor() {
+    const ajv = addRepairKeywords(new Ajv({ ...repairAjvOptions, strict: true }));
+    addFormats(ajv);
+    this.validators = {
+      extended: ajv.compile(formSchemas.extended.schema),
+      simple: ajv.compile(formSchemas.simple.schema),
+    };
+  }
+
+  check(variant: Variant, body: unknown, locale: Locale): Verdict {
+    const properties = formSchemas[variant].schema.properties;
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      const formOnly: ValidationIssue[] = Object.keys(body)
+        .filter((name) => properties[name]?.formOnly)
+        .map((name) => ({ keyword: 'formOnly', instancePath: `/${name}`, params: {} }));
+      if (formOnly.length > 0) {
+        return { ok: false, error: 'Form-only fields must not be sent.', fields: fieldErrors(formOnly, variant, locale) };
+      }
+    }
+    const validate = this.validators[variant];
+    if (validate(body)) return { ok: true, request: body as RepairRequest };
+    return { ok: false, error: 'Some fields are not filled in correctly.', fields: fieldErrors(validate.errors ?? [], variant, locale) };
+  }
+}

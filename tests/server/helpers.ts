@@ -1,0 +1,130 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { buildApp } from '../../src/server/app';
+import { loadConfig, type ServerConfig } from '../../src/server/config';
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  config: ServerConfig;
+  dataDir: string;
+  webRoot: string;
+  /** Closes the app (if still open) and removes the temp folders. */
+  dispose(): Promise<void>;
+}
+
+export const SHELL_HTML =
+  '<!doctype html><html lang="nl"><head><meta name="portal:api-base" content="" />' +
+  '<meta name="portal:address-lookup-url" content="" /><title>Service</title></head><body><div id="root"></div></body></html>';
+
+/** A tiny stand-in for dist/web, so server tests need no Vite build. */
+export function makeWebRoot(dir: string, extra: Record<string, string> = {}): string {
+  const files = { 'index.html': SHELL_HTML, 'assets/app-abc123.js': 'export {};\n', ...extra };
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+/** A real server on 127.0.0.1 with a fresh DATA_DIR; rate limits high unless `env` says otherwise. */
+export async function startTestServer(env: Record<string, string> = {}, webFiles: Record<string, string> = {}): Promise<TestServer> {
+  const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
+  const webRoot = makeWebRoot(join(root, 'web'), webFiles);
+  const config = loadConfig({
+    DATA_DIR: join(root, 'data'),
+    WEB_ROOT: webRoot,
+    BRANDS_DIR: join(process.cwd(), 'brands'),
+    RATE_LIMIT_UPLOADS: '100000',
+    RATE_LIMIT_SUBMITS: '100000',
+    MAIL_POLL_INTERVAL_MS: '50',
+    MIN_FREE_DISK_MB: '0',
+    ...env,
+  });
+  const app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    config,
+    dataDir: config.dataDir,
+    webRoot,
+    async dispose() {
+      await app.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function jpegWithGps(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#c0392b' } })
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .withExif({
+      IFD0: { Make: 'TestPhone' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '4/1 53/1 0/1' },
+    })
+    .toBuffer();
+}
+
+export async function png(width = 40, height = 30): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#2980b9' } }).png().toBuffer();
+}
+
+export async function uploadPhoto(url: string, bytes: Buffer, name = 'photo.jpg', type = 'image/jpeg'): Promise<Response> {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(bytes)], { type }), name);
+  return fetch(`${url}/api/forms/images`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+}
+
+export async function uploadedName(url: string, bytes: Buffer, name?: string, type?: string): Promise<string> {
+  const res = await uploadPhoto(url, bytes, name, type);
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { filename: string }).filename;
+}
+
+export function simpleRequest(image1: string, image2: string): Record<string, unknown> {
+  return {
+    last_name: 'Jansen',
+    street_name: 'Dorpsstraat',
+    house_number: 12,
+    postal_code: '1234 AB',
+    city: 'Utrecht',
+    country: 'nl',
+    client_email: 'klant@example.com',
+    phone_number: '0612345678',
+    brand: 'Ilve',
+    type: 'P15',
+    serial_number: 'SN-1',
+    purchase_date: '2024-03-01',
+    description: 'De oven wordt niet warm.',
+    image1,
+    image2,
+  };
+}
+
+export function extendedRequest(image1: string, image2: string, language: 'nl' | 'fr' = 'fr'): Record<string, unknown> {
+  return {
+    ...simpleRequest(image1, image2),
+    country: 'be',
+    postal_code: '1000',
+    brand: 'Teka',
+    install_date: '2024-04-01',
+    notification: 'dealer@example.com',
+    language,
+    isAkkoord: true,
+  };
+}
+
+export function submit(url: string, brand: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${url}/api/forms/${brand}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
