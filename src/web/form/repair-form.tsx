@@ -95,7 +95,6 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const hydrated = useRef(false);
   const busy = useRef(false);
   const attempt = useRef<{ key: string; body: string } | null>(null);
-  const summaryRef = useRef<HTMLDivElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const uploads = usePhotoUploads();
   const uploadsRef = useRef(uploads);
@@ -125,8 +124,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
 
   useEffect(() => {
     if (!focusRequest) return;
-    if (focusRequest.target === 'summary') summaryRef.current?.focus();
-    else if (focusRequest.target === 'notice') noticeRef.current?.focus();
+    if (focusRequest.target === 'notice') noticeRef.current?.focus();
     else document.getElementById(fieldId(focusRequest.target))?.focus();
   }, [focusRequest]);
 
@@ -265,8 +263,9 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
       const found = validateNow(data.current, []);
       if (Object.keys(found).length) {
         setPhase('editing');
+        // Focus goes to the first field in error (the extended form's summary lists them all above).
         const first = validation.fieldOrder.find((name) => found[name]?.length);
-        setFocusRequest({ target: brand.variant === 'extended' ? 'summary' : (first ?? 'summary') });
+        if (first) setFocusRequest({ target: first });
         return;
       }
       setPhase('submitting');
@@ -307,7 +306,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   return (
     <div className={`repair-form repair-form--${brand.variant}`} aria-busy={submitting || undefined}>
       {brand.variant === 'extended' && (
-        <ErrorSummary errors={visibleErrors} order={validation.fieldOrder} t={t} panelRef={summaryRef} />
+        <ErrorSummary errors={visibleErrors} order={validation.fieldOrder} t={t} />
       )}
       <Form
         schema={validation.schema as RJSFSchema}

@@ -115,11 +115,11 @@ describe('RepairForm: submit', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it('extended form: the error summary gets focus and its links focus each field', async () => {
+  it('extended form: focus goes to the first field in error; the summary links focus each field', async () => {
     const { user } = renderForm(brands.kuppersbusch);
     await user.click(submitButton());
     const summary = screen.getByRole('heading', { name: 'Eén of meerdere velden zijn niet juist ingevuld.' }).parentElement!;
-    expect(document.activeElement).toBe(summary);
+    expect(document.activeElement).toBe(screen.getByLabelText('Naam'));
     const links = within(summary).getAllByRole('link');
     expect(links[0].textContent).toBe('Naam: This field is required');
     await user.click(within(summary).getByRole('link', { name: /^Postcode/ }));

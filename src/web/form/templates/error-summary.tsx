@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { MouseEvent, Ref } from 'react';
+import type { MouseEvent } from 'react';
 import type { FieldErrors } from '../../../core/field-errors';
 import { fieldId } from '../form-context';
 
@@ -7,7 +7,6 @@ interface ErrorSummaryProps {
   errors: FieldErrors;
   order: readonly string[];
   t: TFunction;
-  panelRef: Ref<HTMLDivElement>;
 }
 
 function focusField(event: MouseEvent<HTMLAnchorElement>, name: string): void {
@@ -19,11 +18,11 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, name: string): void {
 }
 
 /** Extended form: shown while any field shows an error; each entry links to (and focuses) its field. */
-export function ErrorSummary({ errors, order, t, panelRef }: ErrorSummaryProps) {
+export function ErrorSummary({ errors, order, t }: ErrorSummaryProps) {
   const names = order.filter((name) => errors[name]?.length);
   if (!names.length) return null;
   return (
-    <div className="error-summary" ref={panelRef} tabIndex={-1} aria-labelledby="error-summary-title">
+    <section className="error-summary" aria-labelledby="error-summary-title">
       <h2 className="error-summary__title" id="error-summary-title">
         {t('form.invalidFields')}
       </h2>
@@ -36,6 +35,6 @@ export function ErrorSummary({ errors, order, t, panelRef }: ErrorSummaryProps) 
           </li>
         ))}
       </ul>
-    </div>
+    </section>
   );
 }
