@@ -42,6 +42,8 @@ export default defineConfig({
     outDir: 'dist/web',
     emptyOutDir: true,
     assetsInlineLimit: 0,
+    // Read by the prerender step to preload each page's form-variant chunk.
+    manifest: true,
     sourcemap: false,
   },
   ssr: {

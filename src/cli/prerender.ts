@@ -20,8 +20,19 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** Vite's build manifest: source module → its chunk and the chunks it imports. */
+export type Manifest = Record<string, { file: string; imports?: string[] }>;
+
+/** URLs of a module's chunk and everything it imports statically, for modulepreload. */
+export function chunkUrls(manifest: Manifest, key: string, seen = new Set<string>()): string[] {
+  const entry = manifest[key];
+  if (!entry || seen.has(key)) return [];
+  seen.add(key);
+  return [`/${entry.file}`, ...(entry.imports ?? []).flatMap((k) => chunkUrls(manifest, k, seen))];
+}
+
 /** Fills the client build's index.html with one rendered page. */
-export function fillTemplate(template: string, page: RenderedPage): string {
+export function fillTemplate(template: string, page: RenderedPage, preloads: string[] = []): string {
   const replace = (pattern: RegExp, by: string) => {
     if (!pattern.test(template)) throw new Error(`index.html has no ${pattern}: the prerender cannot place the page`);
     template = template.replace(pattern, () => by);
@@ -35,7 +46,9 @@ export function fillTemplate(template: string, page: RenderedPage): string {
   // React puts resource hints (e.g. <link rel="preload" as="image">) before the app's markup;
   // they belong in <head>, and #root must hold exactly what the client hydrates.
   const hints = /^(?:<link\b[^>]*>)+/.exec(page.html)?.[0] ?? '';
-  replace(/<\/head>/, `${hints}</head>`);
+  // The form variant is a dynamic import: fetch it with the entry, not after it runs.
+  const modulePreloads = preloads.map((url) => `<link rel="modulepreload" crossorigin href="${escapeHtml(url)}">`).join('');
+  replace(/<\/head>/, `${modulePreloads}${hints}</head>`);
   replace(/<div id="root"><\/div>/, `<div id="root">${page.html.slice(hints.length)}</div>`);
   return template;
 }
@@ -59,6 +72,7 @@ export function cspProblems(html: string): string[] {
 
 export async function prerenderAll({ webRoot, ssrEntry }: Options): Promise<string[]> {
   const template = await readFile(join(webRoot, 'index.html'), 'utf8');
+  const manifest = JSON.parse(await readFile(join(webRoot, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   const entry = (await import(pathToFileURL(ssrEntry).href)) as typeof import('../web/entry-server');
   const outDir = join(webRoot, 'pages');
   await rm(outDir, { recursive: true, force: true });
@@ -72,7 +86,9 @@ export async function prerenderAll({ webRoot, ssrEntry }: Options): Promise<stri
   for (const { path, file, status } of jobs) {
     const page = await entry.render(path);
     if (page.status !== status) problems.push(`${path}: rendered status ${page.status}, expected ${status}`);
-    const html = fillTemplate(template, page);
+    const preloads = page.variantModule ? chunkUrls(manifest, page.variantModule) : [];
+    if (page.variantModule && preloads.length === 0) problems.push(`${path}: no chunk for ${page.variantModule}`);
+    const html = fillTemplate(template, page, preloads);
     problems.push(...cspProblems(html).map((p) => `${file}: ${p}`));
     const target = join(outDir, file);
     await mkdir(dirname(target), { recursive: true });

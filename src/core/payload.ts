@@ -1,4 +1,4 @@
-import { requestFields, type FormSchema } from './form-schemas';
+import { requestFields, type FormSchema } from './form-schema';
 import type { Brand, Locale, RepairFormData, RepairRequest } from './types';
 
 /**

@@ -19,6 +19,8 @@ export interface RenderedPage {
   title: string;
   lang: string;
   favicon?: string;
+  /** Source module of the page's lazily loaded form variant, to preload. */
+  variantModule?: string;
 }
 
 /** Every brand page there is: each brand × locale × country. */
@@ -45,5 +47,6 @@ export async function render(url: string): Promise<RenderedPage> {
     title: pageTitle(route.brand),
     lang: route.locale,
     favicon: assetUrl(route.brand.favicon),
+    variantModule: `src/web/form/generated/${route.brand.variant}.validator.ts`,
   };
 }

@@ -1,7 +1,7 @@
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryFieldsType, RegistryWidgetsType, RJSFSchema, TemplatesType } from '@rjsf/utils';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, use, useEffect, useMemo, useRef, useState } from 'react';
 import { DEFAULT_ADDRESS_LOOKUP_URL, type FoundAddress } from '../../core/address-lookup';
 import type { FieldErrors } from '../../core/field-errors';
 import { shapeRequest } from '../../core/payload';
@@ -18,7 +18,7 @@ import { ErrorSummary } from './templates/error-summary';
 import { FieldTemplate } from './templates/field-template';
 import { ObjectFieldTemplate } from './templates/object-field-template';
 import { SuccessPanel } from './templates/success-panel';
-import { formValidation } from './validation';
+import { loadedFormValidation, loadFormValidation } from './validation';
 import { PhotoUploadField } from './widgets/photo-upload/photo-upload-field';
 import { usePhotoUploads } from './widgets/photo-upload/use-photo-uploads';
 import { SelectWidget } from './widgets/select/select-widget';
@@ -67,14 +67,17 @@ function changeCommitted(uiSchema: Record<string, unknown>, brand: Brand): Set<s
 export function RepairForm({ brand, locale, country }: RepairFormProps) {
   return (
     <LocaleContext.Provider value={locale}>
-      <RepairFormBody brand={brand} locale={locale} country={country} />
+      {/* The variant's validator arrives in its own chunk; prerendering waits for it, hydration keeps the server markup meanwhile. */}
+      <Suspense fallback={null}>
+        <RepairFormBody brand={brand} locale={locale} country={country} />
+      </Suspense>
     </LocaleContext.Provider>
   );
 }
 
 function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const t = useMemo(() => i18n.getFixedT(locale), [locale]);
-  const validation = formValidation(brand.variant);
+  const validation = loadedFormValidation(brand.variant) ?? use(loadFormValidation(brand.variant));
   const committedOnChange = useMemo(() => changeCommitted(validation.uiSchema, brand), [validation, brand]);
   const uploadTargets = useMemo(
     () => Object.fromEntries(Object.entries(validation.aliases).map(([target, field]) => [field, target])),

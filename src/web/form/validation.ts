@@ -2,15 +2,18 @@ import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8/lib/types.js';
 import { fieldErrors, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
-import { formSchemas, type FormSchema, type UiSchema } from '../../core/form-schemas';
+import type { FormSchema, UiSchema } from '../../core/form-schema';
 import type { Locale, RepairFormData, Variant } from '../../core/types';
-import { validators as extendedValidators } from './generated/extended.validator';
-import { validators as simpleValidators } from './generated/simple.validator';
 
-const generated: Record<Variant, ValidatorFunctions> = {
-  extended: extendedValidators as ValidatorFunctions,
-  simple: simpleValidators as ValidatorFunctions,
-};
+/** A generated variant module (src/cli/compile-validators.ts): validator, schema and uiSchema. */
+interface VariantModule {
+  validators: ValidatorFunctions;
+  schema: FormSchema;
+  uiSchema: UiSchema;
+}
+
+// One chunk per variant: a page downloads only the form it shows.
+const variantModules = import.meta.glob<VariantModule>('./generated/*.validator.ts');
 
 export interface FormValidation {
   schema: FormSchema;
@@ -53,16 +56,35 @@ export function cleanData(data: RepairFormData): Record<string, unknown> {
   return out;
 }
 
-const cache = new Map<Variant, FormValidation>();
+const loaded = new Map<Variant, FormValidation>();
+const loading = new Map<Variant, Promise<FormValidation>>();
 
-export function formValidation(variant: Variant): FormValidation {
-  const known = cache.get(variant);
-  if (known) return known;
-  const { schema, uiSchema } = formSchemas[variant];
-  const validator = createPrecompiledValidator<RepairFormData, RJSFSchema>(generated[variant], schema as RJSFSchema);
+/** The variant's validation once loaded (the same promise on every call, as React's `use` needs). */
+export function loadFormValidation(variant: Variant): Promise<FormValidation> {
+  let promise = loading.get(variant);
+  if (!promise) {
+    const load = variantModules[`./generated/${variant}.validator.ts`];
+    if (!load) throw new Error(`no generated validator for the ${variant} form: run npm run build:validators`);
+    promise = load().then((module) => {
+      const made = makeFormValidation(variant, module);
+      loaded.set(variant, made);
+      return made;
+    });
+    loading.set(variant, promise);
+  }
+  return promise;
+}
+
+/** The variant's validation if it is loaded already (no suspense needed). */
+export function loadedFormValidation(variant: Variant): FormValidation | undefined {
+  return loaded.get(variant);
+}
+
+function makeFormValidation(variant: Variant, { validators, schema, uiSchema }: VariantModule): FormValidation {
+  const validator = createPrecompiledValidator<RepairFormData, RJSFSchema>(validators, schema as RJSFSchema);
   const aliases = uploadAliases(uiSchema);
   const fieldOrder = sectionsOf(uiSchema).flatMap((s) => s.fields);
-  const made: FormValidation = {
+  return {
     schema,
     uiSchema,
     validator,
@@ -76,6 +98,4 @@ export function formValidation(variant: Variant): FormValidation {
       return fieldErrors(issues, variant, locale, aliases);
     },
   };
-  cache.set(variant, made);
-  return made;
 }

@@ -9,6 +9,10 @@ import ilve from '../../../brands/ilve.json';
 import kuppersbusch from '../../../brands/kuppersbusch.json';
 import teka from '../../../brands/teka.json';
 import { RepairForm } from '../../../src/web/form/repair-form';
+import { loadFormValidation } from '../../../src/web/form/validation';
+
+// Each variant's validator is a lazily loaded chunk; load both up front so renders need no Suspense round.
+await Promise.all([loadFormValidation('simple'), loadFormValidation('extended')]);
 
 export const brands = {
   airodesign: airodesign as Brand,

@@ -1,16 +1,23 @@
-import { renderToString } from 'react-dom/server';
+import type { ReactNode } from 'react';
+import { prerender } from 'react-dom/static';
 import { expect, it } from 'vitest';
 import type { Brand } from '../../../src/core/types';
 import hanant from '../../../brands/hanant.json';
 import teka from '../../../brands/teka.json';
 import { RepairForm } from '../../../src/web/form/repair-form';
 
+/** As the build prerenders: waits for the variant's validator chunk, then renders the whole form. */
+async function renderStatic(node: ReactNode): Promise<string> {
+  const { prelude } = await prerender(node);
+  return new Response(prelude).text();
+}
+
 // Prerendered at build time: renders without window, document or sessionStorage.
-it('renders on the server for both variants', () => {
-  const extended = renderToString(<RepairForm brand={teka as Brand} locale="fr" country="be" />);
+it('renders on the server for both variants', async () => {
+  const extended = await renderStatic(<RepairForm brand={teka as Brand} locale="fr" country="be" />);
   expect(extended).toContain('politique-de-confidentialite');
   expect(extended).not.toContain('checked');
-  const simple = renderToString(<RepairForm brand={hanant as Brand} locale="nl" country="nl" />);
+  const simple = await renderStatic(<RepairForm brand={hanant as Brand} locale="nl" country="nl" />);
   expect(simple).toContain('Senza Nome');
   expect(simple).toContain('Verzenden');
 });

@@ -1,0 +1,30 @@
+/** The shape of a form variant's schema and what page, server and CLI read from it. */
+export interface PropertySchema {
+  type?: string;
+  maxLength?: number;
+  formOnly?: boolean;
+  enum?: string[];
+  [keyword: string]: unknown;
+}
+
+export interface FormSchema {
+  $id: string;
+  type: 'object';
+  required: string[];
+  properties: Record<string, PropertySchema>;
+  [keyword: string]: unknown;
+}
+
+export type UiSchema = Record<string, unknown>;
+
+/** Fields of the request as sent and stored: every property that is not form-only. */
+export function requestFields(schema: FormSchema): string[] {
+  return Object.keys(schema.properties).filter((name) => !schema.properties[name].formOnly);
+}
+
+/** Limits of a file-rules keyword, e.g. for the server's upload route. */
+export function photoRules(schema: FormSchema): { maxBytes: number; types: string[] } {
+  const upload = Object.values(schema.properties).find((p) => p.fileRules);
+  if (!upload) throw new Error(`${schema.$id} has no fileRules`);
+  return upload.fileRules as { maxBytes: number; types: string[] };
+}
