@@ -21,12 +21,13 @@ function escapeHtml(text: string): string {
 }
 
 /** Vite's build manifest: source module → its chunk and the chunks it imports. */
-export type Manifest = Record<string, { file: string; imports?: string[] }>;
+export type Manifest = Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
 
 /** URLs of a module's chunk and everything it imports statically, for modulepreload. */
 export function chunkUrls(manifest: Manifest, key: string, seen = new Set<string>()): string[] {
   const entry = manifest[key];
-  if (!entry || seen.has(key)) return [];
+  // The entry chunk is loaded by its own <script>.
+  if (!entry || entry.isEntry || seen.has(key)) return [];
   seen.add(key);
   return [`/${entry.file}`, ...(entry.imports ?? []).flatMap((k) => chunkUrls(manifest, k, seen))];
 }
@@ -86,8 +87,11 @@ export async function prerenderAll({ webRoot, ssrEntry }: Options): Promise<stri
   for (const { path, file, status } of jobs) {
     const page = await entry.render(path);
     if (page.status !== status) problems.push(`${path}: rendered status ${page.status}, expected ${status}`);
-    const preloads = page.variantModule ? chunkUrls(manifest, page.variantModule) : [];
-    if (page.variantModule && preloads.length === 0) problems.push(`${path}: no chunk for ${page.variantModule}`);
+    const preloads = page.preloadModules.flatMap((module) => {
+      const urls = chunkUrls(manifest, module);
+      if (urls.length === 0) problems.push(`${path}: the build has no chunk for ${module}`);
+      return urls;
+    });
     const html = fillTemplate(template, page, preloads);
     problems.push(...cspProblems(html).map((p) => `${file}: ${p}`));
     const target = join(outDir, file);

@@ -1,8 +1,9 @@
 import { isCountry, resolveLocale } from './locale';
 import type { Brand, Country, Locale } from './types';
 
-export interface BrandRoute {
-  brand: Brand;
+/** A matched brand route; `T` is what the caller keeps per brand (the brand itself, or its loader). */
+export interface BrandRoute<T = Brand> {
+  brand: T;
   locale: Locale;
   country: Country;
 }
@@ -17,14 +18,14 @@ export function brandPath(brandId: string, locale: Locale, country: Country): st
  * locale falls back to nl; an unknown brand or country, or any other shape,
  * is no brand page (null → 404).
  */
-export function matchBrandRoute(pathname: string, brands: ReadonlyMap<string, Brand>): BrandRoute | null {
+export function matchBrandRoute<T>(pathname: string, brands: ReadonlyMap<string, T>): BrandRoute<T> | null {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
   if (segments.length !== 3 || segments.some((s) => s === '')) return null;
   const decoded = segments.map(safeDecode);
   if (decoded.includes(null)) return null;
   const [id, locale, country] = decoded as string[];
   const brand = brands.get(id);
-  if (!brand || !isCountry(country)) return null;
+  if (brand === undefined || !isCountry(country)) return null;
   return { brand, locale: resolveLocale(locale), country };
 }
 

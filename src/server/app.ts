@@ -65,7 +65,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     },
     app.log,
   );
-  const store = new RequestStore(db);
+  const store = await RequestStore.open(config.dataDir);
   const stopSweep = schedulePhotoSweep(
     registry,
     folder,
@@ -76,7 +76,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   // Runs after the server stopped taking requests and in-flight ones finished.
   app.addHook('onClose', async () => {
     stopSweep();
-    store.flush();
+    await store.close();
     await sender.stop();
     mail.close();
     db.close();

@@ -8,7 +8,7 @@ import { StaticRouter } from 'react-router-dom';
 import { brandPath, matchBrandRoute, pageTitle } from '../core/brands';
 import { COUNTRIES, LOCALES } from '../core/locale';
 import { App } from './app/app';
-import { assetUrl, brands } from './app/brands';
+import { assetUrl, brandIds, brandModule, loadBrand } from './app/brands';
 import { i18n } from './i18n';
 
 export interface RenderedPage {
@@ -19,13 +19,13 @@ export interface RenderedPage {
   title: string;
   lang: string;
   favicon?: string;
-  /** Source module of the page's lazily loaded form variant, to preload. */
-  variantModule?: string;
+  /** Source modules the page loads lazily (its brand file, its form variant), to preload. */
+  preloadModules: string[];
 }
 
 /** Every brand page there is: each brand × locale × country. */
 export function brandPaths(): string[] {
-  return [...brands.keys()].flatMap((id) => LOCALES.flatMap((l) => COUNTRIES.map((c) => brandPath(id, l, c))));
+  return [...brandIds.keys()].flatMap((id) => LOCALES.flatMap((l) => COUNTRIES.map((c) => brandPath(id, l, c))));
 }
 
 export async function render(url: string): Promise<RenderedPage> {
@@ -37,16 +37,17 @@ export async function render(url: string): Promise<RenderedPage> {
     </StrictMode>,
   );
   const html = await new Response(prelude).text();
-  const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brands);
+  const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandIds);
   if (!route) {
-    return { html, status: 404, title: i18n.getFixedT('nl')('notFound.documentTitle'), lang: 'nl' };
+    return { html, status: 404, title: i18n.getFixedT('nl')('notFound.documentTitle'), lang: 'nl', preloadModules: [] };
   }
+  const brand = await loadBrand(route.brand);
   return {
     html,
     status: 200,
-    title: pageTitle(route.brand),
+    title: pageTitle(brand),
     lang: route.locale,
-    favicon: assetUrl(route.brand.favicon),
-    variantModule: `src/web/form/generated/${route.brand.variant}.validator.ts`,
+    favicon: assetUrl(brand.favicon),
+    preloadModules: [brandModule(brand.id), `src/web/form/generated/${brand.variant}.validator.ts`],
   };
 }

@@ -1,5 +1,47 @@
 import type { Db } from './database';
 
+/** Errors as plain data, so they can cross a thread boundary. */
+export interface ErrorData {
+  message: string;
+  code?: string;
+}
+
+/** An item's result. */
+export type Outcome<O> = { ok: true; value: O } | { ok: false; error: ErrorData };
+
+/**
+ * Writes a batch in a single transaction, so one fsync covers the whole
+ * batch. Each item runs in its own savepoint, so an item that throws fails
+ * alone; a failed commit (disk full) throws for the whole batch.
+ * BEGIN IMMEDIATE: the batch reads before it writes, and another connection
+ * writes too (photo uploads, the mail sender); a deferred transaction would
+ * then fail with SQLITE_BUSY_SNAPSHOT instead of waiting for the lock.
+ */
+export function batchTransaction<I, O>(db: Db, writeOne: (item: I) => O): (items: I[]) => Outcome<O>[] {
+  // Nested db.transaction calls become savepoints inside the outer one.
+  const one = db.transaction(writeOne);
+  const all = db.transaction((items: I[]) =>
+    items.map((item): Outcome<O> => {
+      try {
+        return { ok: true, value: one(item) };
+      } catch (error) {
+        return { ok: false, error: plainError(error) };
+      }
+    }),
+  );
+  return (items) => all.immediate(items);
+}
+
+export function plainError(error: unknown): ErrorData {
+  const { message, code } = error as { message?: unknown; code?: unknown };
+  return { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
+}
+
+/** The error handler maps `code` (SQLITE_FULL → 503), so it is kept. */
+export function toError({ message, code }: ErrorData): Error {
+  return Object.assign(new Error(message), code === undefined ? {} : { code });
+}
+
 interface Pending<I, O> {
   item: I;
   resolve: (value: O) => void;
@@ -7,29 +49,15 @@ interface Pending<I, O> {
 }
 
 /**
- * Group commit: every item submitted during one event-loop turn is written
- * in a single transaction, so one fsync covers the whole batch. Callers are
- * answered only after that commit. Each item runs in its own savepoint, so
- * an item that throws fails alone; a failed commit (disk full) fails them all.
+ * Group commit, the queue side: every item submitted during one event-loop
+ * turn goes to `commit` as one batch; each caller is answered with its own
+ * outcome once that batch is committed.
  */
 export class GroupCommit<I, O> {
   private pending: Pending<I, O>[] = [];
   private scheduled = false;
-  private readonly runBatch: (batch: Pending<I, O>[]) => { ok: boolean; value?: O; error?: unknown }[];
 
-  constructor(db: Db, writeOne: (item: I) => O) {
-    const one = db.transaction(writeOne);
-    // Nested db.transaction calls become savepoints inside the outer one.
-    this.runBatch = db.transaction((batch: Pending<I, O>[]) =>
-      batch.map((p) => {
-        try {
-          return { ok: true, value: one(p.item) };
-        } catch (error) {
-          return { ok: false, error };
-        }
-      }),
-    );
-  }
+  constructor(private readonly commit: (items: I[]) => Promise<Outcome<O>[]>) {}
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -42,23 +70,23 @@ export class GroupCommit<I, O> {
     });
   }
 
-  /** Commits what is queued now; also used on shutdown. */
-  flush(): void {
+  /** Hands what is queued now to `commit`; resolves once it is committed (shutdown waits for this). */
+  async flush(): Promise<void> {
     this.scheduled = false;
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
-    let outcomes;
+    let outcomes: Outcome<O>[];
     try {
-      outcomes = this.runBatch(batch);
+      outcomes = await this.commit(batch.map((p) => p.item));
     } catch (error) {
       for (const p of batch) p.reject(error);
       return;
     }
     batch.forEach((p, i) => {
       const outcome = outcomes[i];
-      if (outcome.ok) p.resolve(outcome.value as O);
-      else p.reject(outcome.error);
+      if (outcome.ok) p.resolve(outcome.value);
+      else p.reject(toError(outcome.error));
     });
   }
 }

@@ -1,8 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import type { Locale, RepairRequest, Variant } from '../../core/types';
 import type { OutgoingMail } from '../mail/compose-mails';
-import type { Db } from './database';
-import { GroupCommit } from './group-commit';
+import { GroupCommit, toError, type Outcome } from './group-commit';
+import type { FromWriter, SubmitOutcome, ToWriter, WriteItem } from './request-writer';
+
+export type { SubmitOutcome } from './request-writer';
 
 export interface Submission {
   brand: string;
@@ -14,70 +18,81 @@ export interface Submission {
   mails: (reference: string) => OutgoingMail[];
 }
 
-export type SubmitOutcome =
-  | { kind: 'stored'; reference: string; replay: boolean }
-  /** image1/image2 not stored here, or already used by another request. */
-  | { kind: 'photos-unavailable'; fields: ('image1' | 'image2')[] }
-  /** The key was used before with a different request. */
-  | { kind: 'key-conflict' };
+interface Waiting {
+  resolve: (outcomes: Outcome<SubmitOutcome>[]) => void;
+  reject: (reason: unknown) => void;
+}
 
-type PhotoField = 'image1' | 'image2';
-const PHOTO_FIELDS: PhotoField[] = ['image1', 'image2'];
-
-/** Stores repair requests with their photos claimed and their mails queued, in one transaction. */
+/**
+ * Stores repair requests with their photos claimed and their mails queued,
+ * in one transaction. The writes run on a writer thread with its own
+ * connection (request-writer.ts), so the fsync of one batch overlaps with
+ * parsing and validating the next; each submit resolves only once the
+ * transaction holding it is committed and fsynced.
+ */
 export class RequestStore {
-  private readonly commits: GroupCommit<Submission, SubmitOutcome>;
+  private readonly commits = new GroupCommit<WriteItem, SubmitOutcome>((items) => this.commit(items));
+  private readonly waiting = new Map<number, Waiting>();
+  private nextSeq = 0;
+  private failure: Error | undefined;
 
-  constructor(db: Db) {
-    const byKey = db.prepare('SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?');
-    const photoRows = db.prepare('SELECT name, request_id FROM photos WHERE name IN (?, ?)');
-    const insertRequest = db.prepare(
-      `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const claimPhotos = db.prepare('UPDATE photos SET request_id = ? WHERE name IN (?, ?) AND request_id IS NULL');
-    const queueMail = db.prepare(
-      'INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+  private constructor(private readonly writer: Worker) {
+    writer.on('message', (message: FromWriter) => {
+      if ('ready' in message) return;
+      const waiting = this.waiting.get(message.seq);
+      this.waiting.delete(message.seq);
+      if ('failed' in message) waiting?.reject(toError(message.failed));
+      else waiting?.resolve(message.outcomes);
+    });
+    // A writer that dies takes no request with it unanswered: all pending ones fail (500).
+    writer.on('error', (error) => this.fail(error));
+    writer.on('exit', () => this.fail(new Error('The request writer stopped.')));
+  }
 
-    const write = (s: Submission): SubmitOutcome => {
-      const payload = JSON.stringify(s.payload);
-      const hash = createHash('sha256').update(`${s.brand}\n${payload}`).digest('hex');
-      if (s.idempotencyKey !== undefined) {
-        const [earlier] = byKey.all(s.idempotencyKey) as { reference: string; payload_hash: string }[];
-        if (earlier) {
-          return earlier.payload_hash === hash
-            ? { kind: 'stored', reference: earlier.reference, replay: true }
-            : { kind: 'key-conflict' };
-        }
-      }
-      const { image1, image2 } = s.payload;
-      const rows = photoRows.all(image1, image2) as { name: string; request_id: number | null }[];
-      const free = new Set(rows.filter((r) => r.request_id === null).map((r) => r.name));
-      const unavailable = PHOTO_FIELDS.filter((f) => !free.has(s.payload[f]));
-      if (image1 === image2) unavailable.push('image2');
-      if (unavailable.length > 0) return { kind: 'photos-unavailable', fields: [...new Set(unavailable)] };
-
-      const now = Date.now();
-      const reference = randomUUID();
-      const { lastInsertRowid: id } = insertRequest.run(
-        reference, s.brand, s.variant, s.locale, payload, s.idempotencyKey ?? null, hash, now,
-      );
-      claimPhotos.run(id, image1, image2);
-      for (const mail of s.mails(reference)) queueMail.run(id, mail.kind, mail.to, mail.subject, mail.text, now);
-      return { kind: 'stored', reference, replay: false };
-    };
-
-    this.commits = new GroupCommit(db, write);
+  /** Starts the writer thread on the (already created) database in `dataDir`. */
+  static async open(dataDir: string): Promise<RequestStore> {
+    const writer = new Worker(new URL('./request-writer-thread.mjs', import.meta.url), { workerData: { dataDir } });
+    await once(writer, 'message'); // ready; rejects if the thread fails to open the database
+    return new RequestStore(writer);
   }
 
   /** Resolves once the outcome is durably committed. */
-  submit(submission: Submission): Promise<SubmitOutcome> {
-    return this.commits.submit(submission);
+  submit(s: Submission): Promise<SubmitOutcome> {
+    const reference = randomUUID();
+    return this.commits.submit({
+      brand: s.brand,
+      variant: s.variant,
+      locale: s.locale,
+      payload: JSON.stringify(s.payload),
+      image1: s.payload.image1,
+      image2: s.payload.image2,
+      idempotencyKey: s.idempotencyKey,
+      reference,
+      mails: s.mails(reference),
+    });
   }
 
-  /** Commits anything still queued (shutdown). */
-  flush(): void {
-    this.commits.flush();
+  /** Commits anything still queued, then stops the writer, which closes its connection (shutdown). */
+  async close(): Promise<void> {
+    await this.commits.flush();
+    if (this.failure) return;
+    const exited = once(this.writer, 'exit');
+    this.writer.postMessage({ close: true } satisfies ToWriter);
+    await exited;
+  }
+
+  private commit(items: WriteItem[]): Promise<Outcome<SubmitOutcome>[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const seq = this.nextSeq++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      this.writer.postMessage({ seq, items } satisfies ToWriter);
+    });
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const { reject } of this.waiting.values()) reject(error);
+    this.waiting.clear();
   }
 }

@@ -1,14 +1,33 @@
+import { Suspense, use } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { matchBrandRoute } from '../../core/brands';
+import type { Country, Locale } from '../../core/types';
 import { BrandPage } from '../pages/brand-page';
 import { NotFoundPage } from '../pages/not-found-page';
-import { brands } from './brands';
+import { brandIds, loadBrand, loadedBrand } from './brands';
+
+interface LoadedBrandPageProps {
+  id: string;
+  locale: Locale;
+  country: Country;
+}
+
+/** The brand file arrives in its own chunk: prerendering waits for it, hydration keeps the server markup. */
+function LoadedBrandPage({ id, locale, country }: LoadedBrandPageProps) {
+  const brand = loadedBrand(id) ?? use(loadBrand(id));
+  return <BrandPage brand={brand} locale={locale} country={country} />;
+}
 
 // The raw pathname, not useParams(): params are decoded already, and decoding
 // twice would differ from the server render (entry-server matches the pathname).
 function BrandRoute() {
-  const route = matchBrandRoute(useLocation().pathname, brands);
-  return route ? <BrandPage key={route.brand.id} {...route} /> : <NotFoundPage />;
+  const route = matchBrandRoute(useLocation().pathname, brandIds);
+  if (!route) return <NotFoundPage />;
+  return (
+    <Suspense fallback={null}>
+      <LoadedBrandPage key={route.brand} id={route.brand} locale={route.locale} country={route.country} />
+    </Suspense>
+  );
 }
 
 /**

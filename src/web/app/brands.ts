@@ -1,11 +1,30 @@
-import { indexBrands } from '../../core/brands';
 import type { Brand } from '../../core/types';
+import { lazyCache } from '../lib/lazy-cache';
 
-// Every brands/*.json becomes a route at build time: adding a brand is data only.
-const brandFiles = import.meta.glob<Brand>('/brands/*.json', { eager: true, import: 'default' });
+// Every brands/*.json becomes a route at build time (adding a brand is data only),
+// each in its own chunk: a page downloads its own brand, however many there are.
+const brandFiles = import.meta.glob<Brand>('/brands/*.json', { import: 'default' });
 const assetUrls = import.meta.glob<string>('/brands/assets/*', { eager: true, query: '?url', import: 'default' });
 
-export const brands = indexBrands(Object.values(brandFiles));
+/** Brand id (the file name; `npm run validate` checks it equals the id inside) → its loader. */
+export const brandLoaders: ReadonlyMap<string, () => Promise<Brand>> = new Map(
+  Object.entries(brandFiles).map(([path, load]) => [path.slice('/brands/'.length, -'.json'.length), load]),
+);
+
+/** Known brand ids, keyed by themselves, for route matching before any brand file is loaded. */
+export const brandIds: ReadonlyMap<string, string> = new Map([...brandLoaders.keys()].map((id) => [id, id]));
+
+const cache = lazyCache<Brand>((id) => {
+  const load = brandLoaders.get(id);
+  if (!load) throw new Error(`unknown brand ${id}`);
+  return load();
+});
+
+export const loadBrand = (id: string): Promise<Brand> => cache.load(id);
+export const loadedBrand = (id: string): Brand | undefined => cache.loaded(id);
+
+/** Source module of a brand file, as the build manifest names it (for preloading). */
+export const brandModule = (id: string): string => `brands/${id}.json`;
 
 /** Built URL of a brand asset named in a brand file (e.g. "assets/teka-logo.svg"). */
 export function assetUrl(path: string): string {

@@ -4,6 +4,7 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8/lib/types.js';
 import { fieldErrors, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
 import type { FormSchema, UiSchema } from '../../core/form-schema';
 import type { Locale, RepairFormData, Variant } from '../../core/types';
+import { lazyCache } from '../lib/lazy-cache';
 
 /** A generated variant module (src/cli/compile-validators.ts): validator, schema and uiSchema. */
 interface VariantModule {
@@ -56,28 +57,20 @@ export function cleanData(data: RepairFormData): Record<string, unknown> {
   return out;
 }
 
-const loaded = new Map<Variant, FormValidation>();
-const loading = new Map<Variant, Promise<FormValidation>>();
+const cache = lazyCache<FormValidation>(async (variant) => {
+  const load = variantModules[`./generated/${variant}.validator.ts`];
+  if (!load) throw new Error(`no generated validator for the ${variant} form: run npm run build:validators`);
+  return makeFormValidation(variant as Variant, await load());
+});
 
-/** The variant's validation once loaded (the same promise on every call, as React's `use` needs). */
+/** The variant's validation, loading its chunk once. */
 export function loadFormValidation(variant: Variant): Promise<FormValidation> {
-  let promise = loading.get(variant);
-  if (!promise) {
-    const load = variantModules[`./generated/${variant}.validator.ts`];
-    if (!load) throw new Error(`no generated validator for the ${variant} form: run npm run build:validators`);
-    promise = load().then((module) => {
-      const made = makeFormValidation(variant, module);
-      loaded.set(variant, made);
-      return made;
-    });
-    loading.set(variant, promise);
-  }
-  return promise;
+  return cache.load(variant);
 }
 
 /** The variant's validation if it is loaded already (no suspense needed). */
 export function loadedFormValidation(variant: Variant): FormValidation | undefined {
-  return loaded.get(variant);
+  return cache.loaded(variant);
 }
 
 function makeFormValidation(variant: Variant, { validators, schema, uiSchema }: VariantModule): FormValidation {

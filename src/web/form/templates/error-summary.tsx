@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { MouseEvent } from 'react';
 import type { FieldErrors } from '../../../core/field-errors';
+import { untagged } from '../../i18n/tagged-text';
 import { fieldId } from '../form-context';
 
 interface ErrorSummaryProps {
@@ -30,7 +31,7 @@ export function ErrorSummary({ errors, order, t }: ErrorSummaryProps) {
         {names.map((name) => (
           <li key={name}>
             <a href={`#${fieldId(name)}`} onClick={(event) => focusField(event, name)}>
-              {t(`fields.${name}`).replace(/<\/?\w+>/g, '')}: {errors[name][0]}
+              {untagged(t(`fields.${name}`))}: {errors[name][0]}
             </a>
           </li>
         ))}

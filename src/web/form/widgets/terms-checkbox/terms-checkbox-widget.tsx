@@ -1,7 +1,6 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { Trans } from 'react-i18next';
 import { privacyPolicyUrl } from '../../../../core/privacy-policy';
-import { i18n } from '../../../i18n';
+import { taggedText } from '../../../i18n/tagged-text';
 import { fieldAria, formContextOf } from '../../form-context';
 
 /** The terms checkbox; its label links to the privacy policy of the brand, country and language. */
@@ -25,12 +24,11 @@ export function TermsCheckboxWidget(props: WidgetProps) {
         onFocus={(e) => onFocus(id, e.target.checked)}
       />
       <label className="checkbox__label" htmlFor={id}>
-        <Trans
-          i18n={i18n}
-          t={ctx.t}
-          i18nKey="fields.isAkkoord"
-          components={{ privacy: <a href={href} target="_blank" rel="noopener noreferrer" /> }}
-        />
+        {taggedText(ctx.t('fields.isAkkoord'), 'privacy', (inner) => (
+          <a href={href} target="_blank" rel="noopener noreferrer">
+            {inner}
+          </a>
+        ))}
       </label>
     </div>
   );
