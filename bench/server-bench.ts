@@ -101,6 +101,13 @@ function rssMb(pid: number): number {
   return Number(kb) / 1024;
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100/s).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Photo names registered as uploaded, two per submit to come. */
 function seedPhotos(dataDir: string, count: number): string[] {
   const db = openDatabase(dataDir);
@@ -250,9 +257,14 @@ export async function runServerBench(): Promise<BenchFigure[]> {
     const photos = seedPhotos(server.dataDir, 2 * (WARMUP_SUBMITS + MEASURED_SUBMITS));
     await submitLoad(server, WARMUP_SUBMITS, photos.slice(0, 2 * WARMUP_SUBMITS));
     const busyBefore = loadavg()[0];
+    // CPU per submit tells whether the server or the load generator limits the rate on 2 shared cores.
+    const [serverCpu, benchCpu] = [cpuSeconds(server.child.pid!), process.cpuUsage()];
     const load = await submitLoad(server, MEASURED_SUBMITS, photos.slice(2 * WARMUP_SUBMITS));
+    const serverUs = ((cpuSeconds(server.child.pid!) - serverCpu) * 1e6) / load.requests.total;
+    const { user, system } = process.cpuUsage(benchCpu);
+    const benchUs = (user + system) / load.requests.total;
     const failed = load.non2xx + load.errors + load.timeouts;
-    const submitDetail = `${CONNECTIONS} connections, ${load.requests.total} submits, ${failed} not 2xx/errors; p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms, max ${load.latency.max} ms; group commit, WAL + synchronous=FULL; photos pre-registered; 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator)`;
+    const submitDetail = `${CONNECTIONS} connections, ${load.requests.total} submits, ${failed} not 2xx/errors; p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms, max ${load.latency.max} ms; group commit, WAL + synchronous=FULL; photos pre-registered; CPU per submit: server ${Math.round(serverUs)} µs, load generator ${Math.round(benchUs)} µs; 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator)`;
     const declared = await refuseTime(server, true);
     const streamed = await refuseTime(server, false);
     const memory = await uploadMemory(server);
