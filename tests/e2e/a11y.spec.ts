@@ -4,25 +4,16 @@
  * each brand theme is part of wcag2aa.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage } from './support/browser';
 import { BRANDS, LOCALES, SUCCESS_TEXT, uniqueEmail } from './support/fixtures';
 import { SUBMIT, fakeUploads, fillValidForm, openBrandPage, waitForHydration } from './support/form-page';
-import { startPortal, type Portal } from './support/portal';
+import { browserSuite } from './support/suite';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-let portal: Portal;
-let browser: Browser;
-
-beforeAll(async () => {
-  [portal, browser] = await Promise.all([startPortal(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
+const suite = browserSuite();
 
 async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
@@ -35,9 +26,9 @@ describe('axe', () => {
   for (const brand of BRANDS) {
     for (const locale of LOCALES) {
       it(`${brand.id} ${locale}: editing, error and success states have no violations`, async () => {
-        const { context, page } = await openPage(browser);
+        const { context, page } = await openPage(suite.browser);
         try {
-          await openBrandPage(page, portal.baseUrl, brand.id, locale);
+          await openBrandPage(page, suite.portal.baseUrl, brand.id, locale);
           expect(await violations(page), 'editing').toEqual([]);
 
           await page.click(SUBMIT);
@@ -59,9 +50,9 @@ describe('axe', () => {
   }
 
   it('404 page has no violations', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(suite.browser);
     try {
-      await page.goto(`${portal.baseUrl}/onbekend`);
+      await page.goto(`${suite.portal.baseUrl}/onbekend`);
       await waitForHydration(page);
       expect(await violations(page)).toEqual([]);
     } finally {

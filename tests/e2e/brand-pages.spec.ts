@@ -2,23 +2,13 @@
  * Every brand page in nl and fr: prerendered HTML, hydration, header, footer,
  * title, favicon and theme; the 404 page; the language switch.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { openPage } from './support/browser';
 import { BRANDS, LOCALES, NOT_FOUND, TEXTS, brandById } from './support/fixtures';
 import { SUBMIT, field, openBrandPage, waitForHydration } from './support/form-page';
-import { startPortal, type Portal } from './support/portal';
+import { browserSuite } from './support/suite';
 
-let portal: Portal;
-let browser: Browser;
-
-beforeAll(async () => {
-  [portal, browser] = await Promise.all([startPortal(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
+const suite = browserSuite();
 
 function rgb(hex: string): string {
   const h = hex.replace('#', '');
@@ -32,7 +22,7 @@ describe('brand pages', () => {
     for (const locale of LOCALES) {
       it(`${brand.id} ${locale}: prerendered, hydrated, own header, footer, title, favicon and colours`, async () => {
         const t = TEXTS[locale];
-        const url = `${portal.baseUrl}/${brand.id}/${locale}/be`;
+        const url = `${suite.portal.baseUrl}/${brand.id}/${locale}/be`;
 
         // Before any JavaScript: the served HTML already holds the page.
         const res = await fetch(url);
@@ -48,9 +38,9 @@ describe('brand pages', () => {
         expect(html, 'no style attributes: the CSP (style-src self) would block them').not.toMatch(/<[a-z][^>]*\sstyle=/i);
         expect(html, 'no inline scripts: the CSP (script-src self) would block them').not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
 
-        const { context, page, problems } = await openPage(browser);
+        const { context, page, problems } = await openPage(suite.browser);
         try {
-          await openBrandPage(page, portal.baseUrl, brand.id, locale);
+          await openBrandPage(page, suite.portal.baseUrl, brand.id, locale);
           expect(await page.title()).toBe(`${brand.name} | Service`);
           expect(await page.getAttribute('html', 'lang')).toBe(locale);
 
@@ -97,9 +87,9 @@ describe('brand pages', () => {
   it('shows header, form skeleton and footer with JavaScript off (first paint needs no script)', async () => {
     for (const id of ['kuppersbusch', 'ilve']) {
       const brand = brandById(id);
-      const { context, page } = await openPage(browser, { javaScriptEnabled: false });
+      const { context, page } = await openPage(suite.browser, { javaScriptEnabled: false });
       try {
-        await page.goto(`${portal.baseUrl}/${id}/nl/be`);
+        await page.goto(`${suite.portal.baseUrl}/${id}/nl/be`);
         expect(await page.title()).toBe(`${brand.name} | Service`);
         expect(await page.isVisible('header h1, header img')).toBe(true);
         expect(await page.isVisible(field('last_name'))).toBe(true);
@@ -113,7 +103,7 @@ describe('brand pages', () => {
 
   it('does not shift layout when the page hydrates', async () => {
     for (const brand of BRANDS) {
-      const { context, page } = await openPage(browser);
+      const { context, page } = await openPage(suite.browser);
       try {
         await page.addInitScript(() => {
           const w = window as unknown as { __cls: number };
@@ -124,7 +114,7 @@ describe('brand pages', () => {
             }
           }).observe({ type: 'layout-shift', buffered: true });
         });
-        await openBrandPage(page, portal.baseUrl, brand.id, 'nl');
+        await openBrandPage(page, suite.portal.baseUrl, brand.id, 'nl');
         // Let effects (drafts, document head) and a few frames run.
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         await page.waitForTimeout(300);
@@ -140,12 +130,12 @@ describe('brand pages', () => {
 describe('404', () => {
   for (const path of ['/', '/onbekend/nl/be', '/teka/nl', '/teka/nl/de', '/teka/nl/be/extra', '/assets/nope.js']) {
     it(`${path} is the 404 page with status 404`, async () => {
-      const res = await fetch(`${portal.baseUrl}${path}`);
+      const res = await fetch(`${suite.portal.baseUrl}${path}`);
       expect(res.status).toBe(404);
       if (path.startsWith('/assets/')) return;
-      const { context, page } = await openPage(browser);
+      const { context, page } = await openPage(suite.browser);
       try {
-        const response = await page.goto(`${portal.baseUrl}${path}`);
+        const response = await page.goto(`${suite.portal.baseUrl}${path}`);
         expect(response?.status()).toBe(404);
         await waitForHydration(page);
         expect(await page.title()).toMatch(/^404 - Pagina niet gevonden/);
@@ -162,11 +152,11 @@ describe('404', () => {
 describe('language switch', () => {
   for (const brand of BRANDS.filter((b) => b.header.languageSwitch)) {
     it(`${brand.id}: NL/FR switches the interface and the URL on the spot, and a reload keeps it`, async () => {
-      const { context, page, problems } = await openPage(browser);
+      const { context, page, problems } = await openPage(suite.browser);
       try {
-        await openBrandPage(page, portal.baseUrl, brand.id, 'nl', 'be');
+        await openBrandPage(page, suite.portal.baseUrl, brand.id, 'nl', 'be');
         await page.click('.language-switch button[lang="fr"]');
-        await expect.poll(() => page.url()).toBe(`${portal.baseUrl}/${brand.id}/fr/be`);
+        await expect.poll(() => page.url()).toBe(`${suite.portal.baseUrl}/${brand.id}/fr/be`);
         await expect.poll(() => page.textContent('label[for="root_last_name"]')).toContain(TEXTS.fr.fields.last_name);
         expect(await page.getAttribute('html', 'lang')).toBe('fr');
         expect(await page.getAttribute('.language-switch button[lang="fr"]', 'aria-pressed')).toBe('true');
@@ -178,7 +168,7 @@ describe('language switch', () => {
         expect(await page.textContent('label[for="root_last_name"]')).toContain(TEXTS.fr.fields.last_name);
 
         await page.click('.language-switch button[lang="nl"]');
-        await expect.poll(() => page.url()).toBe(`${portal.baseUrl}/${brand.id}/nl/be`);
+        await expect.poll(() => page.url()).toBe(`${suite.portal.baseUrl}/${brand.id}/nl/be`);
         await expect.poll(() => page.textContent('label[for="root_last_name"]')).toContain(TEXTS.nl.fields.last_name);
         expect(problems.errors).toEqual([]);
       } finally {

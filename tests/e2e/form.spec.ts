@@ -3,10 +3,9 @@
  * photo uploads, the NL address lookup (fake PDOK), a failed submit with
  * retry, and success with the request in SQLite and the mail in the outbox.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locale } from '../../src/core/types';
-import { launchChromium, openPage } from './support/browser';
 import {
   CONFIRMATION_SENT_TEXT,
   SUBMIT_ERROR_TEXT,
@@ -28,28 +27,16 @@ import {
   openBrandPage,
   uploadPhoto,
 } from './support/form-page';
-import { startPortal, type Portal } from './support/portal';
+import { browserSuite } from './support/suite';
 
-let portal: Portal;
-let browser: Browser;
+const suite = browserSuite();
 let files: PhotoFile[];
 
 beforeAll(async () => {
-  [portal, browser, files] = await Promise.all([startPortal(), launchChromium(), photoFiles()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
+  files = await photoFiles();
 });
 
-async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
-  const { context, page } = await openPage(browser);
-  try {
-    await fn(page);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = suite.withPage;
 
 const errorText = (page: Page, name: string) => page.locator(fieldError(name)).textContent({ timeout: 5_000 });
 
@@ -62,7 +49,7 @@ describe('empty submit shows the messages of each variant', () => {
     const brand = brandById(brandId);
     it(`${brandId} (${brand.variant}) ${locale}`, () =>
       withPage(async (page) => {
-        await openBrandPage(page, portal.baseUrl, brandId, locale);
+        await openBrandPage(page, suite.portal.baseUrl, brandId, locale);
         await page.click(SUBMIT);
         const required = message(brand.variant, locale, 'required');
         for (const name of REQUIRED[brand.variant]) {
@@ -81,7 +68,7 @@ describe('empty submit shows the messages of each variant', () => {
         if (brand.variant === 'extended') expect(body).toContain(SUMMARY_TEXT[locale]);
         else expect(body).not.toContain(SUMMARY_TEXT[locale]);
         // Nothing was sent.
-        expect(portal.storedRequests('@').length).toBe(0);
+        expect(suite.portal.storedRequests('@').length).toBe(0);
       }));
   }
 });
@@ -89,7 +76,7 @@ describe('empty submit shows the messages of each variant', () => {
 describe('field rules show on blur', () => {
   it('simple form: postal code by country, number range, max length, e-mail; only touched fields', () =>
     withPage(async (page) => {
-      await openBrandPage(page, portal.baseUrl, 'ilve', 'nl', 'be');
+      await openBrandPage(page, suite.portal.baseUrl, 'ilve', 'nl', 'be');
       await page.fill(field('postal_code'), '123');
       expect(await page.locator(fieldError('last_name')).count(), 'untouched fields show nothing').toBe(0);
       await page.locator(field('postal_code')).blur();
@@ -124,7 +111,7 @@ describe('field rules show on blur', () => {
 
   it('extended form: inputs stop at the limit, Belgian postal code, dealer e-mail', () =>
     withPage(async (page) => {
-      await openBrandPage(page, portal.baseUrl, 'kuppersbusch', 'nl', 'be');
+      await openBrandPage(page, suite.portal.baseUrl, 'kuppersbusch', 'nl', 'be');
       await page.fill(field('last_name'), 'x'.repeat(81)).catch(() => undefined);
       await page.locator(field('last_name')).blur();
       expect((await page.inputValue(field('last_name'))).length).toBeLessThanOrEqual(80);
@@ -148,7 +135,7 @@ describe('field rules show on blur', () => {
 describe('terms checkbox', () => {
   it('ticks on the first click and unticks on the second', () =>
     withPage(async (page) => {
-      await openBrandPage(page, portal.baseUrl, 'teka', 'nl');
+      await openBrandPage(page, suite.portal.baseUrl, 'teka', 'nl');
       await page.click(field('isAkkoord'));
       await expect.poll(() => page.isChecked(field('isAkkoord'))).toBe(true);
       await page.click(field('isAkkoord'));
@@ -159,7 +146,7 @@ describe('terms checkbox', () => {
 describe('photo uploads', () => {
   it('shows progress, stores the server file name, announces the result (both photos)', () =>
     withPage(async (page) => {
-      await openBrandPage(page, portal.baseUrl, 'ilve', 'nl');
+      await openBrandPage(page, suite.portal.baseUrl, 'ilve', 'nl');
       // Hold the answer back a moment so the progress bar can be seen.
       await page.route('**/api/forms/images', async (route) => {
         await new Promise((r) => setTimeout(r, 800));
@@ -183,7 +170,7 @@ describe('photo uploads', () => {
 
   it("says 'Netwerk error!' below the picker when the upload fails", () =>
     withPage(async (page) => {
-      await openBrandPage(page, portal.baseUrl, 'fratelli', 'fr');
+      await openBrandPage(page, suite.portal.baseUrl, 'fratelli', 'fr');
       await page.route('**/api/forms/images', (route) => route.fulfill({ status: 500, body: '{}' }));
       await page.setInputFiles(field('upload_1'), files[0]);
       await expect.poll(() => page.textContent('.field--photo:has(#root_upload_1)')).toContain('Netwerk error!');
@@ -194,13 +181,13 @@ describe('photo uploads', () => {
 describe('NL address lookup', () => {
   it('fills street and city from the address service for country nl', () =>
     withPage(async (page) => {
-      await openBrandPage(page, portal.baseUrl, 'airodesign', 'nl', 'nl');
+      await openBrandPage(page, suite.portal.baseUrl, 'airodesign', 'nl', 'nl');
       const before = (await liveRegionTexts(page)).join(' | ');
       await page.fill(field('postal_code'), '1118 CP');
       await page.fill(field('house_number'), '202');
       await expect.poll(() => page.inputValue(field('street_name')), { timeout: 5_000 }).toBe('Evert van de Beekstraat');
       expect(await page.inputValue(field('city'))).toBe('Schiphol');
-      const q = portal.pdok.queries.at(-1)!;
+      const q = suite.portal.pdok.queries.at(-1)!;
       expect(q.get('q')).toMatch(/1118CP.*202/);
       expect(q.get('fq')).toBe('type:adres');
       expect(q.get('rows')).toBe('1');
@@ -209,12 +196,12 @@ describe('NL address lookup', () => {
 
   it('does not look up outside nl', () =>
     withPage(async (page) => {
-      await openBrandPage(page, portal.baseUrl, 'airodesign', 'nl', 'be');
-      const count = portal.pdok.queries.length;
+      await openBrandPage(page, suite.portal.baseUrl, 'airodesign', 'nl', 'be');
+      const count = suite.portal.pdok.queries.length;
       await page.fill(field('postal_code'), '1000');
       await page.fill(field('house_number'), '202');
       await page.waitForTimeout(900);
-      expect(portal.pdok.queries.length).toBe(count);
+      expect(suite.portal.pdok.queries.length).toBe(count);
     }));
 });
 
@@ -223,7 +210,7 @@ describe('submit', () => {
     withPage(async (page) => {
       const brand = brandById('kuppersbusch');
       const email = uniqueEmail('retry');
-      await openBrandPage(page, portal.baseUrl, brand.id, 'nl', 'be');
+      await openBrandPage(page, suite.portal.baseUrl, brand.id, 'nl', 'be');
       const names = await fillValidForm(page, brand, email, files);
 
       let attempts = 0;
@@ -250,7 +237,7 @@ describe('submit', () => {
         (await page.evaluate(() => document.activeElement?.closest('section, [role="status"], [role="alert"]')?.textContent ?? ''));
       expect(announced).toContain(SUCCESS_TEXT.nl);
 
-      const rows = portal.storedRequests(email);
+      const rows = suite.portal.storedRequests(email);
       expect(rows).toHaveLength(1);
       const payload = rows[0].payload as Record<string, unknown>;
       expect(payload).toMatchObject({
@@ -265,14 +252,14 @@ describe('submit', () => {
         image2: names[1],
       });
       expect(payload).not.toHaveProperty('upload_1');
-      await expect.poll(() => portal.outboxMails(email).length, { timeout: 15_000, message: 'confirmation mail in the outbox' }).toBeGreaterThan(0);
+      await expect.poll(() => suite.portal.outboxMails(email).length, { timeout: 15_000, message: 'confirmation mail in the outbox' }).toBeGreaterThan(0);
     }));
 
   it('hanant fr: network failure, retry, success with the chosen brand; French mail', () =>
     withPage(async (page) => {
       const brand = brandById('hanant');
       const email = uniqueEmail('hanant');
-      await openBrandPage(page, portal.baseUrl, brand.id, 'fr', 'lu');
+      await openBrandPage(page, suite.portal.baseUrl, brand.id, 'fr', 'lu');
       await fillValidForm(page, brand, email, files);
       let attempts = 0;
       await page.route(`**/api/forms/${brand.id}`, (route) => {
@@ -285,11 +272,11 @@ describe('submit', () => {
       await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT.fr);
       expect(await page.textContent('main')).toContain(CONFIRMATION_SENT_TEXT.fr);
 
-      const [row] = portal.storedRequests(email);
+      const [row] = suite.portal.storedRequests(email);
       expect(row?.payload).toMatchObject({ brand: 'Senza Nome', country: 'lu', description: validValues(brand, email).description });
       expect(row?.payload).not.toHaveProperty('language');
       expect(row?.payload).not.toHaveProperty('isAkkoord');
-      await expect.poll(() => portal.outboxMails(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => suite.portal.outboxMails(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
       // After a reload the confirmation stays reached: no half-filled draft comes back.
       await page.reload();
       await page.waitForLoadState('load');
@@ -298,7 +285,7 @@ describe('submit', () => {
 
   it('uploads a photo for the real server and refuses a non-image before upload', () =>
     withPage(async (page) => {
-      await openBrandPage(page, portal.baseUrl, 'teka', 'nl');
+      await openBrandPage(page, suite.portal.baseUrl, 'teka', 'nl');
       const name = await uploadPhoto(page, 1, files[0]);
       expect(name).toMatch(/\.jpg$/);
       await page.setInputFiles(field('upload_2'), { name: 'notitie.txt', mimeType: 'text/plain', buffer: Buffer.from('geen foto') });

@@ -2,34 +2,21 @@
  * Keyboard only: a form is completed and sent without a mouse, focus is
  * always visible, and after a failed submit focus lands on the first error.
  */
-import type { Browser, FileChooser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileChooser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Brand } from '../../src/core/types';
-import { launchChromium, openPage } from './support/browser';
 import { SUCCESS_TEXT, brandById, photoFiles, uniqueEmail, validValues, type PhotoFile } from './support/fixtures';
 import { SUBMIT, activeElementId, field, focusIndicator, openBrandPage } from './support/form-page';
-import { startPortal, type Portal } from './support/portal';
+import { browserSuite } from './support/suite';
 
-let portal: Portal;
-let browser: Browser;
+const suite = browserSuite();
 let files: PhotoFile[];
 
 beforeAll(async () => {
-  [portal, browser, files] = await Promise.all([startPortal(), launchChromium(), photoFiles()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
+  files = await photoFiles();
 });
 
-async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
-  const { context, page } = await openPage(browser);
-  try {
-    await fn(page);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = suite.withPage;
 
 /** Space opens a focused file input's chooser; Enter is the other key a keyboard user would try. */
 async function openChooserWithKeyboard(page: Page, id: string): Promise<FileChooser> {
@@ -94,18 +81,18 @@ describe('keyboard only', () => {
       withPage(async (page) => {
         const brand = brandById(brandId);
         const email = uniqueEmail(`kbd-${brandId}`);
-        await openBrandPage(page, portal.baseUrl, brandId, 'nl', 'be');
+        await openBrandPage(page, suite.portal.baseUrl, brandId, 'nl', 'be');
         const invisible = await completeWithKeyboard(page, brand, email);
         await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT.nl);
         expect(invisible, 'focused elements without a visible focus indicator').toEqual([]);
-        expect(portal.storedRequests(email)).toHaveLength(1);
+        expect(suite.portal.storedRequests(email)).toHaveLength(1);
       }));
   }
 
   for (const brandId of ['kuppersbusch', 'ilve']) {
     it(`${brandId}: after a failed submit focus lands on the first error`, () =>
       withPage(async (page) => {
-        await openBrandPage(page, portal.baseUrl, brandId, 'nl', 'be');
+        await openBrandPage(page, suite.portal.baseUrl, brandId, 'nl', 'be');
         await page.focus(SUBMIT);
         await page.keyboard.press('Enter');
         await expect.poll(() => activeElementId(page)).toBe('root_last_name');

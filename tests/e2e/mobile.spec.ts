@@ -1,21 +1,12 @@
 /** Mobile viewport 360×740: nothing overflows horizontally, every control is at least 24×24 px. */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage } from './support/browser';
 import { BRANDS, LOCALES } from './support/fixtures';
 import { SUBMIT, openBrandPage } from './support/form-page';
-import { startPortal, type Portal } from './support/portal';
+import { browserSuite } from './support/suite';
 
-let portal: Portal;
-let browser: Browser;
-
-beforeAll(async () => {
-  [portal, browser] = await Promise.all([startPortal(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
+const suite = browserSuite();
 
 /** Controls smaller than 24×24 px. Visually hidden ones (1px clip) and links inside running text are WCAG 2.5.8 exceptions. */
 async function smallControls(page: Page): Promise<string[]> {
@@ -48,9 +39,9 @@ describe('mobile 360×740', () => {
   for (const brand of BRANDS) {
     for (const locale of LOCALES) {
       it(`${brand.id} ${locale}: no horizontal overflow, controls ≥ 24×24 (editing and error state)`, async () => {
-        const { context, page } = await openPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+        const { context, page } = await openPage(suite.browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
         try {
-          await openBrandPage(page, portal.baseUrl, brand.id, locale);
+          await openBrandPage(page, suite.portal.baseUrl, brand.id, locale);
           expect(await overflow(page), 'editing').toEqual([]);
           expect(await smallControls(page), 'editing').toEqual([]);
           await page.click(SUBMIT);
