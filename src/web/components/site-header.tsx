@@ -19,7 +19,7 @@ export function SiteHeader({ brand, country }: Props) {
   return (
     <header className={`site-header site-header--${header.style}`}>
       <div className="site-header__bar">
-        <img className="site-header__logo" src={assetUrl(brand.logo)} alt={brand.name} width="160" height="40" />
+        <img className="site-header__logo" src={assetUrl(brand.logo)} alt={brand.name} width="200" height="40" />
         {header.languageSwitch && (
           <div className="language-switch" role="group" aria-label={t('header.languageSwitch')}>
             {LOCALES.map((l) => (

@@ -40,18 +40,24 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
       <p className="field__hint" id={hintId(id)}>
         {t('upload.hint')}
       </p>
-      <input
-        className="photo__input"
-        id={id}
-        name={id}
-        type="file"
-        accept={PHOTO_ACCEPT}
-        disabled={disabled || readonly}
-        aria-required={props.required || undefined}
-        {...aria}
-        aria-invalid={aria['aria-invalid'] || failed || undefined}
-        onChange={choose}
-      />
+      {/* The native picker speaks the browser's language; a button-styled label speaks the page's. */}
+      <div className="photo__picker">
+        <input
+          className="photo__input"
+          id={id}
+          name={id}
+          type="file"
+          accept={PHOTO_ACCEPT}
+          disabled={disabled || readonly}
+          aria-required={props.required || undefined}
+          {...aria}
+          aria-invalid={aria['aria-invalid'] || failed || undefined}
+          onChange={choose}
+        />
+        <label className="photo__button" htmlFor={id}>
+          {fileName ? t('upload.change') : t('upload.choose')}
+        </label>
+      </div>
       {upload?.status === 'uploading' && (
         <div className="photo__progress">
           <label htmlFor={progressId}>{t('upload.uploading', { percent: upload.percent })}</label>
