@@ -190,7 +190,11 @@ function refuseTime(server: Server, declared: boolean): Promise<number> {
       }
       if (!answered) req.end();
     };
-    pump();
+    // With a declared length the refusal must come before any body byte: the body follows only
+    // if no answer came within a second (which the figure then shows). Sending it at once raced
+    // the server's close, and the EPIPE sometimes arrived before the 413 could be read.
+    if (declared) setTimeout(pump, 1000);
+    else pump();
   });
 }
 

@@ -39,7 +39,11 @@ CREATE TABLE IF NOT EXISTS outbox (
   failed_at        INTEGER,
   last_error       TEXT
 );
-CREATE INDEX IF NOT EXISTS outbox_due ON outbox(next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL;
+-- The mail sender takes the oldest pending mails (ORDER BY id LIMIT n). Indexed by
+-- next_attempt_at, that query sorted the whole backlog at every poll (10 ms at 80k
+-- mails, stalling the thread that commits); by id it reads only the head of the pending ones.
+DROP INDEX IF EXISTS outbox_due;
+CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(id) WHERE sent_at IS NULL AND failed_at IS NULL;
 `;
 
 /**
