@@ -16,7 +16,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +23,8 @@ import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { openDatabase } from '../src/server/storage/database';
 import { PhotoRegistry } from '../src/server/storage/photo-registry';
+import { simpleRequest } from '../tests/fixtures/requests';
+import { freePort } from '../tests/support/free-port';
 import type { BenchFigure } from './figures';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,17 +39,6 @@ interface Server {
   dataDir: string;
   child: ChildProcess;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function startServer(): Promise<Server> {
@@ -119,23 +109,7 @@ function seedPhotos(dataDir: string, count: number): string[] {
 }
 
 function requestBody(image1: string, image2: string): string {
-  return JSON.stringify({
-    last_name: 'Jansen',
-    street_name: 'Dorpsstraat',
-    house_number: 12,
-    postal_code: '1234 AB',
-    city: 'Utrecht',
-    country: 'nl',
-    client_email: 'klant@example.com',
-    phone_number: '0612345678',
-    brand: 'Ilve',
-    type: 'P15',
-    serial_number: 'SN-1',
-    purchase_date: '2024-03-01',
-    description: 'De oven wordt niet warm. '.repeat(8),
-    image1,
-    image2,
-  });
+  return JSON.stringify({ ...simpleRequest(image1, image2), description: 'De oven wordt niet warm. '.repeat(8) });
 }
 
 async function submitLoad(server: Server, amount: number, photos: string[]) {

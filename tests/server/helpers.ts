@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { buildApp } from '../../src/server/app';
 import { loadConfig, type ServerConfig } from '../../src/server/config';
+import { simpleRequest } from '../fixtures/requests';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -88,25 +89,7 @@ export async function uploadedName(url: string, bytes: Buffer, name?: string, ty
   return ((await res.json()) as { filename: string }).filename;
 }
 
-export function simpleRequest(image1: string, image2: string): Record<string, unknown> {
-  return {
-    last_name: 'Jansen',
-    street_name: 'Dorpsstraat',
-    house_number: 12,
-    postal_code: '1234 AB',
-    city: 'Utrecht',
-    country: 'nl',
-    client_email: 'klant@example.com',
-    phone_number: '0612345678',
-    brand: 'Ilve',
-    type: 'P15',
-    serial_number: 'SN-1',
-    purchase_date: '2024-03-01',
-    description: 'De oven wordt niet warm.',
-    image1,
-    image2,
-  };
-}
+export { simpleRequest };
 
 export function extendedRequest(image1: string, image2: string, language: 'nl' | 'fr' = 'fr'): Record<string, unknown> {
   return {
