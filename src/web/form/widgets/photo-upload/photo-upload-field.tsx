@@ -40,10 +40,11 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
       <p className="field__hint" id={hintId(id)}>
         {t('upload.hint')}
       </p>
-      {/* The native picker speaks the browser's language; a button-styled label speaks the page's. */}
+      {/* The native picker speaks the browser's language; a button-styled label speaks the page's.
+          The input stays focusable (visually hidden), so keyboard users reach it. */}
       <div className="photo__picker">
         <input
-          className="photo__input"
+          className="photo__input visually-hidden"
           id={id}
           name={id}
           type="file"
