@@ -124,7 +124,7 @@ describe('RepairForm: submit', () => {
     expect(links[0].textContent).toBe('Naam: This field is required');
     await user.click(within(summary).getByRole('link', { name: /^Postcode/ }));
     expect(document.activeElement).toBe(screen.getByLabelText('Postcode'));
-    await user.click(within(summary).getByRole('link', { name: /^Ik ga akkoord/ }));
+    await user.click(within(summary).getByRole('link', { name: 'Akkoord met het privacybeleid: This field is required' }));
     expect(document.activeElement).toBe(screen.getByRole('checkbox'));
   });
 

@@ -31,7 +31,7 @@ export function ErrorSummary({ errors, order, t }: ErrorSummaryProps) {
         {names.map((name) => (
           <li key={name}>
             <a href={`#${fieldId(name)}`} onClick={(event) => focusField(event, name)}>
-              {untagged(t(`fields.${name}`))}: {errors[name][0]}
+              {untagged(t([`fieldsShort.${name}`, `fields.${name}`]))}: {errors[name][0]}
             </a>
           </li>
         ))}
