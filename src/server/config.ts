@@ -133,7 +133,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
     mailRetryBaseMs: integer(env, 'MAIL_RETRY_BASE_MS', 30_000, 10),
     mailMaxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1),
-    mailPollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 200, 10),
+    mailPollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 50, 10),
     minFreeDiskBytes: integer(env, 'MIN_FREE_DISK_MB', 256, 0) * MB,
     logLevel: text(env, 'LOG_LEVEL', 'info'),
   };

