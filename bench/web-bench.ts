@@ -17,7 +17,7 @@ import { build } from 'vite';
 import { buildIfStale, snapshotWebRoot } from '../tests/e2e/support/global-setup';
 import { launchChromium } from '../tests/e2e/support/browser';
 import { BRANDS } from '../tests/e2e/support/fixtures';
-import { SUBMIT, field, openBrandPage } from '../tests/e2e/support/form-page';
+import { SUBMIT, field, openBrandPage, waitForHydration } from '../tests/e2e/support/form-page';
 import { ROOT, WEB_ROOT } from '../tests/e2e/support/paths';
 import { startPortal, type Portal } from '../tests/e2e/support/portal';
 import type { BenchFigure } from './figures';
@@ -150,14 +150,7 @@ async function loadMetrics(browser: Browser, baseUrl: string, path: string): Pro
     await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await page.goto(`${baseUrl}${path}`, { waitUntil: 'load', timeout: 60_000 });
-    await page.waitForFunction(
-      (sel) => {
-        const el = document.querySelector(sel);
-        return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
-      },
-      SUBMIT,
-      { timeout: 60_000 },
-    );
+    await waitForHydration(page, SUBMIT, 60_000);
     await page.waitForTimeout(1500);
     return await page.evaluate(() => {
       const w = window as unknown as { __lcp: number; __lcpEl: string; __cls: number };

@@ -8,14 +8,14 @@ export const fieldError = (name: string) => `#root_${name}__error`;
 export const SUBMIT = 'form button[type="submit"]';
 
 /** React has attached to the prerendered markup (its fiber keys are on the DOM nodes). */
-export async function waitForHydration(page: Page, selector = '#root > *'): Promise<void> {
+export async function waitForHydration(page: Page, selector = '#root > *', timeout = 15_000): Promise<void> {
   await page.waitForFunction(
     (sel) => {
       const el = document.querySelector(sel);
       return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
     },
     selector,
-    { timeout: 15_000 },
+    { timeout },
   );
 }
 
