@@ -1,4 +1,4 @@
-import type { Registry } from '@rjsf/utils';
+import type { Registry, RJSFSchema, WidgetProps } from '@rjsf/utils';
 import type { TFunction } from 'i18next';
 import type { FieldErrors } from '../../core/field-errors';
 import type { Brand, Country, Locale, Variant } from '../../core/types';
@@ -58,4 +58,20 @@ export function fieldAria(ctx: RepairFormContext, id: string, extraDescribedBy: 
     'aria-invalid': invalid || undefined,
     'aria-describedby': describedBy.length ? describedBy.join(' ') : undefined,
   } as const;
+}
+
+/** The extended form's inputs stop at the schema's maxLength: it shows no max-length message. */
+export function hardMaxLength(ctx: RepairFormContext, schema: RJSFSchema): number | undefined {
+  return ctx.variant === 'extended' && typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+}
+
+type ControlProps = Pick<WidgetProps, 'id' | 'onChange' | 'onBlur' | 'onFocus' | 'options'>;
+
+/** Change, blur and focus of a native control as rjsf expects them (an emptied control is `emptyValue`). */
+export function controlHandlers({ id, onChange, onBlur, onFocus, options }: ControlProps) {
+  return {
+    onChange: (e: { target: { value: string } }) => onChange(e.target.value === '' ? options.emptyValue : e.target.value),
+    onBlur: (e: { target: { value: string } }) => onBlur(id, e.target.value),
+    onFocus: (e: { target: { value: string } }) => onFocus(id, e.target.value),
+  };
 }

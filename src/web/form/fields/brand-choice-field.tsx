@@ -1,5 +1,5 @@
 import type { FieldProps } from '@rjsf/utils';
-import { fieldAria, formContextOf } from '../form-context';
+import { fieldAria, formContextOf, hardMaxLength } from '../form-context';
 
 /**
  * The simple form's brand: a select of the brand file's options in 'choice'
@@ -39,7 +39,7 @@ export function BrandChoiceField(props: FieldProps<string>) {
       type="text"
       autoComplete="off"
       value={formData ?? ''}
-      maxLength={ctx.variant === 'extended' && typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
+      maxLength={hardMaxLength(ctx, schema)}
       onChange={(e) => change(e.target.value)}
     />
   );

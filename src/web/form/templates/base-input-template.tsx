@@ -1,6 +1,5 @@
 import { getInputProps, type WidgetProps } from '@rjsf/utils';
-import type { ChangeEvent, FocusEvent } from 'react';
-import { fieldAria, formContextOf } from '../form-context';
+import { controlHandlers, fieldAria, formContextOf, hardMaxLength } from '../form-context';
 
 /**
  * Every <input> of the form (text, email, tel, number). The extended form's
@@ -8,7 +7,7 @@ import { fieldAria, formContextOf } from '../form-context';
  * the simple form lets the message show instead.
  */
 export function BaseInputTemplate(props: WidgetProps) {
-  const { id, value, required, disabled, readonly, autofocus, onBlur, onFocus, onChange, options, schema, registry, type, placeholder } = props;
+  const { id, value, required, disabled, readonly, autofocus, options, schema, registry, type, placeholder } = props;
   const ctx = formContextOf(registry);
   const inputProps = getInputProps(schema, type, options);
   const numeric = inputProps.type === 'number';
@@ -28,12 +27,10 @@ export function BaseInputTemplate(props: WidgetProps) {
       placeholder={placeholder || undefined}
       autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : undefined}
       inputMode={typeof options.inputMode === 'string' ? (options.inputMode as 'numeric') : undefined}
-      maxLength={ctx.variant === 'extended' && typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
+      maxLength={hardMaxLength(ctx, schema)}
       aria-busy={lookupBusy || undefined}
       {...fieldAria(ctx, id)}
-      onChange={(e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
-      onBlur={(e: FocusEvent<HTMLInputElement>) => onBlur(id, e.target.value)}
-      onFocus={(e: FocusEvent<HTMLInputElement>) => onFocus(id, e.target.value)}
+      {...controlHandlers(props)}
     />
   );
   if (!options.addressLookupTarget) return input;

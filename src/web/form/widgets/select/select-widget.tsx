@@ -1,9 +1,9 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { fieldAria, fieldNameOf, formContextOf } from '../../form-context';
+import { controlHandlers, fieldAria, fieldNameOf, formContextOf } from '../../form-context';
 
 /** Enum select; option labels from i18n (countries.<value> for the country). */
 export function SelectWidget(props: WidgetProps) {
-  const { id, value, required, disabled, readonly, onChange, onBlur, onFocus, options, registry } = props;
+  const { id, value, required, disabled, readonly, options, registry } = props;
   const ctx = formContextOf(registry);
   const name = fieldNameOf(id);
   const labelKey = name === 'country' ? 'countries' : `options.${name}`;
@@ -17,9 +17,7 @@ export function SelectWidget(props: WidgetProps) {
       disabled={disabled || readonly}
       autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : undefined}
       {...fieldAria(ctx, id)}
-      onChange={(e) => onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
-      onBlur={(e) => onBlur(id, e.target.value)}
-      onFocus={(e) => onFocus(id, e.target.value)}
+      {...controlHandlers(props)}
     >
       {(value === undefined || value === '') && <option value="">{ctx.t('selectPlaceholder')}</option>}
       {(options.enumOptions ?? []).map((option) => (

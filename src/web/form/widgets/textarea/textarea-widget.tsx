@@ -1,8 +1,8 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { fieldAria, formContextOf } from '../../form-context';
+import { controlHandlers, fieldAria, formContextOf, hardMaxLength } from '../../form-context';
 
 export function TextareaWidget(props: WidgetProps) {
-  const { id, value, required, disabled, readonly, onChange, onBlur, onFocus, options, schema, registry } = props;
+  const { id, value, required, disabled, readonly, options, schema, registry } = props;
   const ctx = formContextOf(registry);
   return (
     <textarea
@@ -14,11 +14,9 @@ export function TextareaWidget(props: WidgetProps) {
       required={required}
       disabled={disabled}
       readOnly={readonly}
-      maxLength={ctx.variant === 'extended' && typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
+      maxLength={hardMaxLength(ctx, schema)}
       {...fieldAria(ctx, id)}
-      onChange={(e) => onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
-      onBlur={(e) => onBlur(id, e.target.value)}
-      onFocus={(e) => onFocus(id, e.target.value)}
+      {...controlHandlers(props)}
     />
   );
 }
