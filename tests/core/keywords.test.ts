@@ -1,21 +1,16 @@
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { repairAjvOptions } from '../../src/core/ajv-options';
 import { fieldErrors, type ValidationIssue } from '../../src/core/field-errors';
 import { formSchemas } from '../../src/core/form-schemas';
-import { addRepairKeywords } from '../../src/core/keywords/index';
+import { createRepairAjv } from '../../src/core/keywords/repair-ajv';
 import type { Locale, RepairFormData, Variant } from '../../src/core/types';
 import { maxLengths, requiredFields, ruleCases, validData, withPatch } from './form-rule-cases';
 
-// The server's path: a runtime ajv with the same options, formats and keyword code as the page build.
+// The server's path: the runtime ajv with the same options, formats and keyword code as the page build.
 const aliases = { image1: 'upload_1', image2: 'upload_2' };
+const ajv = createRepairAjv();
 const compiled = Object.fromEntries(
-  (['simple', 'extended'] as Variant[]).map((variant) => {
-    const ajv = addRepairKeywords(new Ajv({ ...repairAjvOptions, strict: false }));
-    (addFormats as unknown as (a: Ajv) => void)(ajv);
-    return [variant, ajv.compile(formSchemas[variant].schema)];
-  }),
+  (['simple', 'extended'] as Variant[]).map((variant) => [variant, ajv.compile(formSchemas[variant].schema)]),
 ) as Record<Variant, ReturnType<Ajv['compile']>>;
 
 function errorsOf(variant: Variant, data: RepairFormData, locale: Locale = 'nl') {

@@ -1,9 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
-import { repairAjvOptions } from '../../core/ajv-options';
-import { addRepairKeywords } from '../../core/keywords/index';
+import { createRepairAjv } from '../../core/keywords/repair-ajv';
 import { displayPath, isRecord, readJson } from './files';
 import { toPointer, type Problem } from './problem';
 
@@ -43,8 +40,7 @@ function checkVariant(root: string, formsDir: string, variant: string): Problem[
 }
 
 function compileProblems(file: string, schema: unknown): Problem[] {
-  const ajv = addRepairKeywords(new Ajv({ ...repairAjvOptions, strict: true }));
-  addFormats(ajv);
+  const ajv = createRepairAjv();
   try {
     ajv.compile(schema as object);
     return [];

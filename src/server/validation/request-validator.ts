@@ -1,9 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
-import { repairAjvOptions } from '../../core/ajv-options';
+import type { ValidateFunction } from 'ajv';
 import { fieldErrors, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
 import { formSchemas } from '../../core/form-schemas';
-import { addRepairKeywords } from '../../core/keywords/index';
+import { createRepairAjv } from '../../core/keywords/repair-ajv';
 import type { Locale, RepairRequest, Variant } from '../../core/types';
 
 export type Verdict = { ok: true; request: RepairRequest } | { ok: false; error: string; fields: FieldErrors };
@@ -18,8 +16,7 @@ export class RequestValidator {
   private readonly validators: Record<Variant, ValidateFunction>;
 
   constructor() {
-    const ajv = addRepairKeywords(new Ajv({ ...repairAjvOptions, strict: true }));
-    addFormats(ajv);
+    const ajv = createRepairAjv();
     this.validators = {
       extended: ajv.compile(formSchemas.extended.schema),
       simple: ajv.compile(formSchemas.simple.schema),

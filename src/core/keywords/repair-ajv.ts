@@ -1,0 +1,16 @@
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { repairAjvOptions } from '../ajv-options';
+import { addRepairKeywords } from './index';
+
+/**
+ * The runtime validator of repair requests, as the server and the CLI use
+ * it: the shared options, formats and keywords, in strict mode so a schema
+ * with an unknown keyword fails to compile. (The page ships precompiled
+ * functions from the same options instead.)
+ */
+export function createRepairAjv(): Ajv {
+  const ajv = addRepairKeywords(new Ajv({ ...repairAjvOptions, strict: true }));
+  addFormats(ajv);
+  return ajv;
+}
