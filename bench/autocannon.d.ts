@@ -6,7 +6,7 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
   }
-  interface Options {
+  export interface Options extends RequestParams {
     url: string;
     connections?: number;
     amount?: number;
@@ -21,12 +21,16 @@ declare module 'autocannon' {
     max: number;
     total: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     errors: number;
     timeouts: number;
     non2xx: number;
   }
-  export default function autocannon(options: Options): Promise<Result>;
+  /** The run is a thenable event emitter; 'response' fires as each answer completes. */
+  export interface Run extends Promise<Result> {
+    on(event: 'response', listener: (client: unknown, statusCode: number) => void): Run;
+  }
+  export default function autocannon(options: Options): Run;
 }
