@@ -1,4 +1,4 @@
-import { isCountry, resolveLocale } from './locale';
+import { isCountry, LOCALES, resolveLocale } from './locale';
 import type { Brand, Country, Locale } from './types';
 
 /** A matched brand route; `T` is what the caller keeps per brand (the brand itself, or its loader). */
@@ -13,19 +13,24 @@ export function brandPath(brandId: string, locale: Locale, country: Country): st
   return `/${brandId}/${locale}/${country}`;
 }
 
+/** What route matching needs of a brand: the countries its file lists. */
+export interface BrandCountries {
+  countries: readonly Country[];
+}
+
 /**
  * Matches /:brand/:locale/:country against the known brands. An unknown
- * locale falls back to nl; an unknown brand or country, or any other shape,
- * is no brand page (null → 404).
+ * locale falls back to nl; an unknown brand, a country the brand does not
+ * serve, or any other shape is no brand page (null → 404).
  */
-export function matchBrandRoute<T>(pathname: string, brands: ReadonlyMap<string, T>): BrandRoute<T> | null {
+export function matchBrandRoute<T extends BrandCountries>(pathname: string, brands: ReadonlyMap<string, T>): BrandRoute<T> | null {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
   if (segments.length !== 3 || segments.some((s) => s === '')) return null;
   const decoded = segments.map(safeDecode);
   if (decoded.includes(null)) return null;
   const [id, locale, country] = decoded as string[];
   const brand = brands.get(id);
-  if (brand === undefined || !isCountry(country)) return null;
+  if (brand === undefined || !isCountry(country) || !brand.countries.includes(country)) return null;
   return { brand, locale: resolveLocale(locale), country };
 }
 
@@ -36,6 +41,11 @@ function safeDecode(segment: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Every page a brand has: each locale × each of its countries. */
+export function brandPaths(brands: Iterable<{ id: string } & BrandCountries>): string[] {
+  return [...brands].flatMap(({ id, countries }) => LOCALES.flatMap((l) => countries.map((c) => brandPath(id, l, c))));
 }
 
 export function pageTitle(brand: Pick<Brand, 'name'>): string {

@@ -26,12 +26,13 @@ export interface Brand {
   id: string;
   name: string;
   variant: Variant;
+  /** The countries with a page (/<id>/<locale>/<country>); other countries are 404. */
+  countries: Country[];
   notes?: string;
   theme: BrandTheme;
   logo: string;
   favicon: string;
   header: {
-    style: 'dark' | 'light';
     banner?: LocalizedText;
     title?: LocalizedText;
     languageSwitch: boolean;

@@ -5,10 +5,9 @@
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
-import { brandPath, matchBrandRoute, pageTitle } from '../core/brands';
-import { COUNTRIES, LOCALES } from '../core/locale';
+import { brandPaths as allBrandPaths, matchBrandRoute, pageTitle } from '../core/brands';
 import { App } from './app/app';
-import { assetUrl, brandIds, brandModule, loadBrand } from './app/brands';
+import { assetUrl, brandModule, brandRoutes, loadBrand } from './app/brands';
 import { i18n } from './i18n';
 
 export interface RenderedPage {
@@ -23,9 +22,9 @@ export interface RenderedPage {
   preloadModules: string[];
 }
 
-/** Every brand page there is: each brand × locale × country. */
+/** Every brand page there is: each brand × locale × each country the brand serves. */
 export function brandPaths(): string[] {
-  return [...brandIds.keys()].flatMap((id) => LOCALES.flatMap((l) => COUNTRIES.map((c) => brandPath(id, l, c))));
+  return allBrandPaths(brandRoutes.values());
 }
 
 export async function render(url: string): Promise<RenderedPage> {
@@ -37,11 +36,11 @@ export async function render(url: string): Promise<RenderedPage> {
     </StrictMode>,
   );
   const html = await new Response(prelude).text();
-  const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandIds);
+  const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandRoutes);
   if (!route) {
     return { html, status: 404, title: i18n.getFixedT('nl')('notFound.documentTitle'), lang: 'nl', preloadModules: [] };
   }
-  const brand = await loadBrand(route.brand);
+  const brand = await loadBrand(route.brand.id);
   return {
     html,
     status: 200,

@@ -1,10 +1,10 @@
-import { brandIds, loadBrand } from '../../src/web/app/brands';
+import { brandRoutes, loadBrand } from '../../src/web/app/brands';
 import type { Brand, Locale } from '../../src/core/types';
 import fr from '../../src/web/i18n/fr.json';
 import nl from '../../src/web/i18n/nl.json';
 
 /** The six brand files as the page loads them (import.meta.glob in src/web/app/brands.ts), loaded up front. */
-export const BRANDS: Brand[] = (await Promise.all([...brandIds.keys()].map(loadBrand))).sort((a, b) => a.id.localeCompare(b.id));
+export const BRANDS: Brand[] = (await Promise.all([...brandRoutes.keys()].map(loadBrand))).sort((a, b) => a.id.localeCompare(b.id));
 const brands = new Map(BRANDS.map((b) => [b.id, b]));
 export const TEXTS = { nl, fr } as const;
 export const LOCALE_CASES: [string, Locale][] = BRANDS.flatMap((b) => (['nl', 'fr'] as const).map((l): [string, Locale] => [b.id, l]));

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Brand } from '../../core/types';
+import { assetFileProblem } from './asset-file';
+import { idProblems } from './brand-ids';
 import { plainErrors } from './brand-schema-messages';
 import { themeContrastProblems } from './contrast';
 import { displayPath, isRecord, readJson } from './files';
@@ -22,29 +24,31 @@ export interface BrandCheckOptions {
  */
 export function checkBrandFiles(files: readonly string[], options: BrandCheckOptions): Problem[] {
   const schema = readJson(options.root, options.schemaFile);
-  if (!schema.ok) return [schema.problem];
+  if (!schema.ok) return schema.problems;
   const compiled = compileBrandSchema(schema.data);
   if (typeof compiled === 'string') {
     return [{ file: displayPath(options.root, options.schemaFile), pointer: '', message: `the brand schema does not compile, so no brand file could be checked. A developer should look at it: ${compiled}` }];
   }
   const validate = compiled;
+  const read = files.map((file) => ({ file, shown: displayPath(options.root, file), result: readJson(options.root, file) }));
+  const ids = idProblems(
+    read.map(({ file, shown, result }) => ({ file, shown, id: result.ok && isRecord(result.data) && typeof result.data.id === 'string' ? result.data.id : undefined })),
+    idPattern(schema.data),
+  );
   const problems: Problem[] = [];
-  const idOwners = new Map<string, string>();
-  for (const file of files) {
-    const shown = displayPath(options.root, file);
-    const read = readJson(options.root, file);
-    if (!read.ok) {
-      problems.push(read.problem);
+  for (const { file, shown, result } of read) {
+    if (!result.ok) {
+      problems.push(...result.problems);
       continue;
     }
-    const brand = read.data;
+    const brand = result.data;
     const inFile = (pointer: string, message: string): Problem => ({ file: shown, pointer, message });
     if (!validate(brand)) {
       for (const error of plainErrors(validate.errors ?? [], schema.data)) problems.push(inFile(error.pointer, error.message));
     }
     if (!isRecord(brand)) continue;
     problems.push(...schemaRefProblems(brand, file, options.schemaFile).map((m) => inFile('/$schema', m)));
-    problems.push(...idProblems(brand, file, idOwners, options.root).map((m) => inFile('/id', m)));
+    problems.push(...(ids.get(file) ?? []).map((m) => inFile('/id', m)));
     for (const key of ['logo', 'favicon'] as const) {
       // A name the schema already rejected would only repeat itself as "file not found".
       if (problems.some((p) => p.file === shown && p.pointer === `/${key}`)) continue;
@@ -60,10 +64,18 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
   return problems;
 }
 
+/** The id rule, from the schema (one place): ids and file names are checked against it. */
+function idPattern(schema: unknown): RegExp {
+  const id = isRecord(schema) && isRecord(schema.properties) ? schema.properties.id : undefined;
+  return new RegExp(isRecord(id) && typeof id.pattern === 'string' ? id.pattern : '^[a-z][a-z0-9-]*$');
+}
+
 /** The validate function, or why the schema itself is broken. */
 function compileBrandSchema(schema: unknown): ValidateFunction | string {
   // verbose: errors carry their schema and data, which the plain sentences quote.
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  // What editors read (VS Code's wording, snippets); ajv only has to accept them.
+  ajv.addVocabulary(['errorMessage', 'patternErrorMessage', 'defaultSnippets', 'markdownDescription']);
   addFormats(ajv);
   try {
     return ajv.compile(schema as object);
@@ -85,22 +97,9 @@ function schemaRefProblems(brand: Record<string, unknown>, file: string, schemaF
   return [];
 }
 
-function idProblems(brand: Record<string, unknown>, file: string, owners: Map<string, string>, root: string): string[] {
-  if (typeof brand.id !== 'string') return [];
-  const problems: string[] = [];
-  const fileId = basename(file, '.json');
-  if (brand.id !== fileId) {
-    problems.push(`the id "${brand.id}" must equal the file name without .json ("${fileId}"). Rename the file to ${brand.id}.json or change the id to "${fileId}".`);
-  }
-  const owner = owners.get(brand.id);
-  if (owner) problems.push(`the id "${brand.id}" is already used by ${owner}. Every brand needs its own id.`);
-  else owners.set(brand.id, displayPath(root, file));
-  return problems;
-}
-
 function assetProblem(asset: unknown, file: string, root: string, key: 'logo' | 'favicon'): string | undefined {
   if (typeof asset !== 'string') return undefined;
   const path = resolve(dirname(file), asset);
-  if (existsSync(path)) return undefined;
-  return `the ${key} file ${displayPath(root, path)} does not exist. Put the file there, or correct the name (capitals count).`;
+  if (!existsSync(path)) return `the ${key} file ${displayPath(root, path)} does not exist. Put the file there, or correct the name (capitals count).`;
+  return assetFileProblem(path, displayPath(root, path), key);
 }

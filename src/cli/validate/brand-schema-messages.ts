@@ -10,22 +10,6 @@ export interface PlainError {
 
 const LANGUAGES: Record<string, string> = { nl: 'Dutch (nl)', fr: 'French (fr)' };
 
-/**
- * Sentences for the schema's patterns, keyed by the $defs entry (colour, url,
- * asset) or, for one-off patterns, by their path in brand.schema.json.
- */
-const PATTERN_SENTENCES: Record<string, (value: string) => string> = {
-  colour: (v) =>
-    `"${v}" is not a colour this file understands. Write colours as # followed by six digits or letters a-f, e.g. #1a2b3c.`,
-  url: (v) => `"${v}" is not a full web address. It must start with https:// and contain no spaces.`,
-  asset: (v) =>
-    `"${v}" is not a file name in the assets folder. Write it as assets/<name>.svg (or .png or .ico), using lower-case letters, digits and dashes.`,
-  '#/properties/id/pattern': (v) =>
-    `"${v}" cannot be used as an id. Use 2 to 40 lower-case letters, digits and dashes, starting with a letter; it becomes part of the web address.`,
-  '#/properties/footer/properties/phone/pattern': (v) =>
-    `"${v}" is not a phone number this file accepts. Use digits, spaces, brackets and dashes (6 to 20 characters), optionally starting with +.`,
-};
-
 const TYPE_SENTENCES: Record<string, string> = {
   string: 'this must be text between double quotes.',
   boolean: 'this must be true or false, without quotes.',
@@ -103,8 +87,9 @@ function plainError(error: ErrorObject, rootSchema: unknown, def: string | undef
       }
       return { pointer: instancePath, message: 'this value is not allowed here.' };
     case 'pattern': {
-      const sentence = PATTERN_SENTENCES[def ?? schemaPath];
-      return { pointer: instancePath, message: sentence ? sentence(value) : `"${value}" does not have the expected form.` };
+      // The same sentence editors show: the schema's patternErrorMessage (every pattern has one).
+      const sentence = isRecord(parentSchema) && typeof parentSchema.patternErrorMessage === 'string' ? parentSchema.patternErrorMessage : 'This does not have the expected form.';
+      return { pointer: instancePath, message: `"${value}": ${sentence}` };
     }
     case 'type':
       return { pointer: instancePath, message: TYPE_SENTENCES[String(params.type)] ?? `this must be of type ${String(params.type)}.` };
@@ -136,7 +121,7 @@ function requiredError(
     const what = def === 'text' ? 'text' : 'link';
     return {
       pointer: instancePath,
-      message: `the ${LANGUAGES[missing]} ${what} is missing. Every ${what} a visitor sees needs both a Dutch (nl) and a French (fr) version.`,
+      message: `the ${LANGUAGES[missing]} ${what} is missing. Add "${missing}": "…" inside it: every ${what} a visitor sees needs both a Dutch (nl) and a French (fr) version.`,
     };
   }
   if (schemaPath === '#/properties/brandField/then/required') {

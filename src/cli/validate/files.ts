@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
+import { jsonSyntaxProblems } from './json-syntax';
 import type { Problem } from './problem';
 
 /** Project-relative path with forward slashes, as printed in problems. */
@@ -7,32 +8,27 @@ export function displayPath(root: string, file: string): string {
   return relative(root, file).split(sep).join('/');
 }
 
-export type ReadResult = { ok: true; data: unknown } | { ok: false; problem: Problem };
+export type ReadResult = { ok: true; data: unknown } | { ok: false; problems: Problem[] };
 
-/** Reads and parses a JSON file; a missing file or broken JSON becomes a problem, not an exception. */
+/** Reads and parses a JSON file; a missing file or broken JSON becomes problems, not an exception. */
 export function readJson(root: string, file: string): ReadResult {
   const shown = displayPath(root, file);
   if (!existsSync(file)) {
-    return { ok: false, problem: { file: shown, pointer: '', message: 'this file is missing.' } };
+    return { ok: false, problems: [{ file: shown, pointer: '', message: 'this file is missing.' }] };
   }
   const text = readFileSync(file, 'utf8');
-  try {
-    return { ok: true, data: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, problem: { file: shown, pointer: '', message: jsonSyntaxMessage(text, error) } };
-  }
-}
-
-/** "line 12" is what an editor shows; Node reports a character position. */
-function jsonSyntaxMessage(text: string, error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(reason);
-  const where = position ? ` near line ${text.slice(0, Number(position[1])).split('\n').length}` : '';
-  return (
-    `this file is not valid JSON${where}, so nothing else in it could be checked. ` +
-    'Look for a missing comma or quote, or a comma after the last item of a list. ' +
-    `(${reason})`
-  );
+  const syntax = jsonSyntaxProblems(text);
+  if (syntax.length === 0) return { ok: true, data: JSON.parse(text) as unknown };
+  return {
+    ok: false,
+    problems: syntax.map(({ line, column, message }) => ({
+      file: shown,
+      pointer: '',
+      line,
+      column,
+      message: `${message} Nothing else in this file can be checked until it reads as JSON.`,
+    })),
+  };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -27,11 +27,11 @@ function checkVariant(root: string, formsDir: string, variant: string): Problem[
   const ui = readJson(root, uiFile);
   const problems: Problem[] = [];
   if (!schema.ok) {
-    problems.push({ ...schema.problem, message: `${schema.problem.message} Brands with variant "${variant}" need it.` });
+    problems.push(...schema.problems.map((p) => ({ ...p, message: `${p.message} Brands with variant "${variant}" need it.` })));
   } else {
     problems.push(...compileProblems(displayPath(root, schemaFile), schema.data));
   }
-  if (!ui.ok) problems.push(ui.problem);
+  if (!ui.ok) problems.push(...ui.problems);
   if (schema.ok && ui.ok && isRecord(schema.data) && isRecord(ui.data)) {
     const properties = isRecord(schema.data.properties) ? Object.keys(schema.data.properties) : [];
     problems.push(...uiSchemaProblems(displayPath(root, uiFile), displayPath(root, schemaFile), ui.data, properties));

@@ -16,7 +16,7 @@ export function checkInterfaceTexts(root: string, files: Record<string, string>)
   for (const [locale, file] of Object.entries(files)) {
     const read = readJson(root, file);
     if (read.ok) tables[locale] = read.data;
-    else problems.push(read.problem);
+    else problems.push(...read.problems);
   }
   if (problems.length > 0) return problems;
   return missingKeys(tables, (locale, path) => ({
@@ -29,7 +29,7 @@ export function checkInterfaceTexts(root: string, files: Record<string, string>)
 /** messages.json: each variant has a table per locale, and all tables have the same messages. */
 export function checkMessages(root: string, file: string, variants: readonly string[]): Problem[] {
   const read = readJson(root, file);
-  if (!read.ok) return [read.problem];
+  if (!read.ok) return read.problems;
   const shown = displayPath(root, file);
   const data = isRecord(read.data) ? read.data : {};
   const problems: Problem[] = [];

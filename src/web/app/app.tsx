@@ -4,7 +4,7 @@ import { matchBrandRoute } from '../../core/brands';
 import type { Country, Locale } from '../../core/types';
 import { BrandPage } from '../pages/brand-page';
 import { NotFoundPage } from '../pages/not-found-page';
-import { brandIds, loadBrand, loadedBrand } from './brands';
+import { brandRoutes, loadBrand, loadedBrand } from './brands';
 
 interface LoadedBrandPageProps {
   id: string;
@@ -21,11 +21,11 @@ function LoadedBrandPage({ id, locale, country }: LoadedBrandPageProps) {
 // The raw pathname, not useParams(): params are decoded already, and decoding
 // twice would differ from the server render (entry-server matches the pathname).
 function BrandRoute() {
-  const route = matchBrandRoute(useLocation().pathname, brandIds);
+  const route = matchBrandRoute(useLocation().pathname, brandRoutes);
   if (!route) return <NotFoundPage />;
   return (
     <Suspense fallback={null}>
-      <LoadedBrandPage key={route.brand} id={route.brand} locale={route.locale} country={route.country} />
+      <LoadedBrandPage key={route.brand.id} id={route.brand.id} locale={route.locale} country={route.country} />
     </Suspense>
   );
 }

@@ -1,3 +1,4 @@
+import { contrastRatio } from '../../core/contrast';
 import type { Brand, BrandTheme } from '../../core/types';
 
 /** Theme tokens → the CSS custom properties styles.css reads. */
@@ -7,6 +8,8 @@ export function themeProperties(theme: BrandTheme): Record<string, string> {
     '--on-primary': theme.onPrimary,
     '--header-bg': theme.headerBackground,
     '--header-fg': theme.headerText,
+    // A header that blends into the white page gets a thin line under it; a coloured one stands out by itself.
+    '--header-border': contrastRatio(theme.headerBackground, '#ffffff') < 1.5 ? '#d0d0d0' : theme.headerBackground,
     '--banner-bg': theme.bannerBackground ?? theme.headerBackground,
     '--banner-fg': theme.bannerText ?? theme.headerText,
     '--footer-bg': theme.footerBackground,

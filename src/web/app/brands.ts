@@ -1,4 +1,5 @@
 import type { Brand } from '../../core/types';
+import routeFacts, { type BrandRouteFacts } from 'virtual:brand-routes';
 import { lazyCache } from '../lib/lazy-cache';
 
 // Every brands/*.json becomes a route at build time (adding a brand is data only),
@@ -11,8 +12,8 @@ export const brandLoaders: ReadonlyMap<string, () => Promise<Brand>> = new Map(
   Object.entries(brandFiles).map(([path, load]) => [path.slice('/brands/'.length, -'.json'.length), load]),
 );
 
-/** Known brand ids, keyed by themselves, for route matching before any brand file is loaded. */
-export const brandIds: ReadonlyMap<string, string> = new Map([...brandLoaders.keys()].map((id) => [id, id]));
+/** Each brand's id and countries, for route matching before any brand file is loaded (virtual:brand-routes). */
+export const brandRoutes: ReadonlyMap<string, BrandRouteFacts> = new Map(routeFacts.map((facts) => [facts.id, facts]));
 
 const cache = lazyCache<Brand>((id) => {
   const load = brandLoaders.get(id);

@@ -17,7 +17,7 @@ export function SiteHeader({ brand, country }: Props) {
   const { header } = brand;
   const heading = header.title?.[locale] ?? header.banner?.[locale];
   return (
-    <header className={`site-header site-header--${header.style}`}>
+    <header className="site-header">
       <div className="site-header__bar">
         <img className="site-header__logo" src={assetUrl(brand.logo)} alt={brand.name} width="200" height="40" />
         {header.languageSwitch && (

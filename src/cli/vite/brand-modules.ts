@@ -1,0 +1,39 @@
+import type { Plugin } from 'vite';
+import type { Brand } from '../../core/types';
+import { brandThemeCss } from '../../web/app/brand-theme-css';
+import { checkedBrands } from './checked-brands';
+
+/** A virtual module generated from the checked brand files; it rebuilds when one changes. */
+function brandModule(name: string, id: string, generate: (brands: Brand[]) => string, root: string): Plugin {
+  const resolved = `\0${id}`;
+  return {
+    name,
+    resolveId: (source) => (source === id ? resolved : undefined),
+    load(loadId) {
+      if (loadId !== resolved) return undefined;
+      const { files, brands } = checkedBrands(root);
+      for (const file of files) this.addWatchFile(file);
+      return generate(brands);
+    },
+  };
+}
+
+/**
+ * `virtual:brand-themes.css`: each brand's theme colours as custom properties
+ * on `.brand-page--<id>`. A stylesheet rather than style attributes, so
+ * prerendered pages pass the CSP (style-src 'self').
+ */
+export const brandThemes = (root: string): Plugin =>
+  brandModule('repair-portal:brand-themes', 'virtual:brand-themes.css', brandThemeCss, root);
+
+/**
+ * `virtual:brand-routes`: each brand's id and countries, so the page matches
+ * routes (and 404s the rest) without downloading every brand file.
+ */
+export const brandRoutes = (root: string): Plugin =>
+  brandModule(
+    'repair-portal:brand-routes',
+    'virtual:brand-routes',
+    (brands) => `export default ${JSON.stringify(brands.map(({ id, countries }) => ({ id, countries })))};`,
+    root,
+  );
