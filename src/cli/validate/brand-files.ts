@@ -4,7 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Brand } from '../../core/types';
 import { assetFileProblem } from './asset-file';
-import { idProblems } from './brand-ids';
+import { idPatternOf, idProblems } from './brand-ids';
 import { plainErrors } from './brand-schema-messages';
 import { themeContrastProblems } from './contrast';
 import { displayPath, isRecord, readJson } from './files';
@@ -33,7 +33,7 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
   const read = files.map((file) => ({ file, shown: displayPath(options.root, file), result: readJson(options.root, file) }));
   const ids = idProblems(
     read.map(({ file, shown, result }) => ({ file, shown, id: result.ok && isRecord(result.data) && typeof result.data.id === 'string' ? result.data.id : undefined })),
-    idPattern(schema.data),
+    idPatternOf(schema.data),
   );
   const problems: Problem[] = [];
   for (const { file, shown, result } of read) {
@@ -62,12 +62,6 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
     }
   }
   return problems;
-}
-
-/** The id rule, from the schema (one place): ids and file names are checked against it. */
-function idPattern(schema: unknown): RegExp {
-  const id = isRecord(schema) && isRecord(schema.properties) ? schema.properties.id : undefined;
-  return new RegExp(isRecord(id) && typeof id.pattern === 'string' ? id.pattern : '^[a-z][a-z0-9-]*$');
 }
 
 /** The validate function, or why the schema itself is broken. */

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { isRecord } from './files';
 
 /** A brand file as far as its id is concerned. */
 export interface IdEntry {
@@ -56,4 +57,10 @@ function slug(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
+}
+
+/** The id rule, from the brand schema (one place): ids and file names are checked against it. */
+export function idPatternOf(schema: unknown): RegExp {
+  const id = isRecord(schema) && isRecord(schema.properties) ? schema.properties.id : undefined;
+  return new RegExp(isRecord(id) && typeof id.pattern === 'string' ? id.pattern : '^[a-z][a-z0-9-]*$');
 }
