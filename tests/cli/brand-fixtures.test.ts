@@ -13,20 +13,19 @@ const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['unknown-colour-key', '/theme/headerColour', /"headerColour" is not a colour this file knows\. Known colours: primary, onPrimary, /],
   ['missing-fr-text', '/header/title', /^the French \(fr\) text is missing\./],
   ['empty-fr-text', '/header/title', /^the French \(fr\) text is empty\./],
-  ['bad-colour', '/theme/primary', /"#fff" is not a colour .* e\.g\. #1a2b3c/],
-  ['bad-url', '/footer/legal/legalNotice', /is not a full web address\. It must start with https:\/\//],
-  ['bad-asset-path', '/logo', /"logo\.svg" is not a file name in the assets folder/],
+  ['bad-colour', '/theme/primary', /^"#fff": Not a colour .* e\.g\. #1a2b3c/],
+  ['bad-url', '/footer/legal/legalNotice', /: Not a full web address\. It must start with https:\/\//],
+  ['bad-asset-path', '/logo', /^"logo\.svg": Not a picture in the assets folder/],
   ['missing-asset', '/logo', /the logo file tests\/fixtures\/brands\/invalid\/assets\/missing-logo\.svg does not exist/],
   ['low-contrast', '/theme/headerText', /#999999.*#ffffff.* contrast of 2\.84:1; it must be at least 4\.5:1/],
   ['wrong-type', '/header/languageSwitch', /must be true or false/],
   ['unknown-field', '/footer/companyname', /"companyname" is not a field this file knows here\. Known fields: companyName, /],
-  ['bad-phone', '/footer/phone', /"call us" is not a phone number/],
+  ['bad-phone', '/footer/phone', /^"call us": Not a phone number/],
   ['schema-ref', '/$schema', /"\$schema" must be "\.\.\/\.\.\/\.\.\/\.\.\/schemas\/brand\.schema\.json"/],
   ['choice-without-options', '/brandField/options', /a dropdown \(mode "choice"\) needs "options"/],
   ['options-without-choice', '/brandField/options', /only used when mode is "choice"/],
   ['extended-brand-field', '/brandField/mode', /extended form .* mode must be "fixed", not "text"/],
-  ['id-mismatch', '/id', /the id "fixture" must equal the file name without \.json \("id-mismatch"\)/],
-  ['invalid-json', '', /not valid JSON near line 4/],
+  ['id-mismatch', '/id', /the id "fixture" must equal the file name without \.json \("id-mismatch"\)\. Change the id to "id-mismatch", or rename the file to fixture\.json\./],
 ];
 
 describe('brand file checks on fixtures', () => {
@@ -41,11 +40,16 @@ describe('brand file checks on fixtures', () => {
     expect(check(join(fixturesDir, 'valid', 'acme.json'))).toEqual([]);
   });
 
-  it('names the first owner of an id that two files use', () => {
-    const problems = check(join(fixturesDir, 'invalid', 'id-mismatch.json'), join(fixturesDir, 'invalid', 'id-mismatch.json'));
-    expect(problems.map((p) => p.message)).toContainEqual(
-      'the id "fixture" is already used by tests/fixtures/brands/invalid/id-mismatch.json. Every brand needs its own id.',
-    );
+  it('names the line and column of a missing comma', () => {
+    expect(check(join(fixturesDir, 'invalid', 'invalid-json.json'))).toEqual([
+      {
+        file: 'tests/fixtures/brands/invalid/invalid-json.json',
+        pointer: '',
+        line: 4,
+        column: 3,
+        message: expect.stringMatching(/^a comma is missing here: items of a group or list are separated by commas\./),
+      },
+    ]);
   });
 
   it('reports a brand schema that does not compile instead of throwing', () => {
@@ -54,6 +58,6 @@ describe('brand file checks on fixtures', () => {
       schemaFile: join(fixturesDir, 'invalid', 'invalid-json.json'),
     });
     expect(problems).toHaveLength(1);
-    expect(problems[0].message).toMatch(/not valid JSON/);
+    expect(problems[0].message).toMatch(/a comma is missing here/);
   });
 });

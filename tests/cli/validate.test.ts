@@ -41,12 +41,14 @@ describe('validateProject on a broken copy', () => {
     ]);
   });
 
-  it('reports a second file that reuses an id', () => {
+  it('blames the file that reuses an id, never the brand that owns it', () => {
     editJson(root, 'brands/ilve.json', (b) => (b.id = 'hanant'));
-    const messages = problemsAt('brands/ilve.json').map((p) => `${p.pointer} ${p.message}`);
-    expect(messages).toEqual([
-      expect.stringMatching(/^\/id the id "hanant" must equal the file name/),
-      '/id the id "hanant" is already used by brands/hanant.json. Every brand needs its own id.',
+    expect(validateProject(root).problems).toEqual([
+      {
+        file: 'brands/ilve.json',
+        pointer: '/id',
+        message: 'the id "hanant" belongs to brands/hanant.json; this file is brands/ilve.json, so its id must be "ilve". Change the id to "ilve" (every brand needs its own id, equal to its file name).',
+      },
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { join, sep } from 'node:path';
 import type { Plugin, ViteDevServer } from 'vite';
 import { PROJECT_LAYOUT } from '../validate/project';
-import { BrandCheckError, brandProblemLines } from './checked-brands';
+import { BrandCheckError, brandProblemLines } from '../checked-brands';
 
 const VIRTUAL_MODULES = ['\0virtual:brand-themes.css', '\0virtual:brand-routes'];
 

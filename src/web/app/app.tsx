@@ -1,4 +1,4 @@
-import { Suspense, use } from 'react';
+import { lazy, Suspense, use } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { matchBrandRoute } from '../../core/brands';
 import type { Country, Locale } from '../../core/types';
@@ -30,6 +30,9 @@ function BrandRoute() {
   );
 }
 
+// npm run dev opens on the brand preview; the built portal has no page at / (404) and no preview code.
+const PreviewIndex = import.meta.env.MODE === 'development' ? lazy(() => import('../pages/preview-index')) : null;
+
 /**
  * The routes, in one place. No router of its own: main.tsx wraps it in a
  * BrowserRouter, entry-server.tsx in a StaticRouter, tests in a MemoryRouter.
@@ -37,6 +40,16 @@ function BrandRoute() {
 export function App() {
   return (
     <Routes>
+      {PreviewIndex && (
+        <Route
+          path="/"
+          element={
+            <Suspense fallback={null}>
+              <PreviewIndex />
+            </Suspense>
+          }
+        />
+      )}
       <Route path="/:brandId/:locale/:country" element={<BrandRoute />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

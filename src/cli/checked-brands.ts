@@ -1,14 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Brand } from '../../core/types';
-import { formatProblem } from '../validate/problem';
-import { PROJECT_LAYOUT, validateProject } from '../validate/project';
+import type { Brand } from '../core/types';
+import { formatProblem } from './validate/problem';
+import { PROJECT_LAYOUT, validateProject } from './validate/project';
 
 /** Thrown when brands/ or schemas/ do not pass npm run validate; the message is validate's own. */
 export class BrandCheckError extends Error {
   constructor(readonly lines: string[]) {
     super(`npm run validate found problems; the page is built from these files, so fix them and save:\n\n${lines.join('\n')}`);
     this.name = 'BrandCheckError';
+    // The message says it all; a stack trace in the dev overlay would only bury it.
+    this.stack = '';
   }
 }
 
