@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Brand } from '../core/types';
-import { formatProblem } from './validate/problem';
-import { PROJECT_LAYOUT, validateProject } from './validate/project';
+// Imports name their .ts files: vite.config.ts loads this module (see validate/brand-project.ts).
+import { readFileSync } from 'node:fs';
+import type { Brand } from '../core/types.ts';
+import { brandFilesOf, checkProjectBrands } from './validate/brand-project.ts';
+import { formatProblem } from './validate/problem.ts';
 
-/** Thrown when brands/ or schemas/ do not pass npm run validate; the message is validate's own. */
+/** Thrown when the brand files do not pass npm run validate; the message is validate's own. */
 export class BrandCheckError extends Error {
   constructor(readonly lines: string[]) {
     super(`npm run validate found problems; the page is built from these files, so fix them and save:\n\n${lines.join('\n')}`);
@@ -14,19 +14,18 @@ export class BrandCheckError extends Error {
   }
 }
 
-/** Validate's problems as printed lines (empty: all is well). */
+/** Validate's problems with the brand files, as printed lines (empty: all is well). */
 export function brandProblemLines(root: string): string[] {
-  return validateProject(root).problems.map(formatProblem);
+  return checkProjectBrands(root).map(formatProblem);
 }
 
 /**
  * The brand files, parsed, after the same checks as npm run validate: the
- * build and the dev server never turn a broken brand into a page.
+ * build, the dev server and npm start never turn a broken brand into a page.
  */
 export function checkedBrands(root: string): { files: string[]; brands: Brand[] } {
   const lines = brandProblemLines(root);
   if (lines.length > 0) throw new BrandCheckError(lines);
-  const dir = join(root, PROJECT_LAYOUT.brandsDir);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
+  const files = brandFilesOf(root);
   return { files, brands: files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as Brand) };
 }

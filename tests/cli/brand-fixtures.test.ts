@@ -12,7 +12,7 @@ const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['unknown-variant', '/variant', /"deluxe" is not allowed here\. Choose one of: "extended", "simple"/],
   ['unknown-colour-key', '/theme/headerColour', /"headerColour" is not a colour this file knows\. Known colours: primary, onPrimary, /],
   ['missing-fr-text', '/header/title', /^the French \(fr\) text is missing\./],
-  ['empty-fr-text', '/header/title', /^the French \(fr\) text is empty\./],
+  ['empty-fr-text', '/header/title', /^The French \(fr\) text is empty\. Write what visitors of the French page read here\./],
   ['bad-colour', '/theme/primary', /^"#fff": Not a colour .* e\.g\. #1a2b3c/],
   ['bad-url', '/footer/legal/legalNotice', /: Not a full web address\. It must start with https:\/\//],
   ['bad-asset-path', '/logo', /^"logo\.svg": Not a picture in the assets folder/],

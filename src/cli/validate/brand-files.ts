@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { Brand } from '../../core/types';
-import { assetFileProblem } from './asset-file';
-import { idPatternOf, idProblems } from './brand-ids';
-import { plainErrors } from './brand-schema-messages';
-import { themeContrastProblems } from './contrast';
-import { displayPath, isRecord, readJson } from './files';
-import type { Problem } from './problem';
+import type { Brand } from '../../core/types.ts';
+import { assetFileProblem } from './asset-file.ts';
+import { idPatternOf, idProblems } from './brand-ids.ts';
+import { plainErrors } from './brand-schema-messages.ts';
+import { themeContrastProblems } from './contrast.ts';
+import { displayPath, isRecord, readJson } from './files.ts';
+import type { Problem } from './problem.ts';
 
 export interface BrandCheckOptions {
   /** Project root: problems name files relative to it. */

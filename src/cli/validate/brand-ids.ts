@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { isRecord } from './files';
+import { isRecord } from './files.ts';
 
 /** A brand file as far as its id is concerned. */
 export interface IdEntry {

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import { isRecord } from './files';
-import { toPointer } from './problem';
+import { isRecord } from './files.ts';
+import { toPointer } from './problem.ts';
 
 /** A brand-schema error as a pointer and a plain sentence (no ajv wording). */
 export interface PlainError {
@@ -89,15 +89,14 @@ function plainError(error: ErrorObject, rootSchema: unknown, def: string | undef
     case 'pattern': {
       // The same sentence editors show: the schema's patternErrorMessage (every pattern has one).
       const sentence = isRecord(parentSchema) && typeof parentSchema.patternErrorMessage === 'string' ? parentSchema.patternErrorMessage : 'This does not have the expected form.';
+      // An empty text is said as such (the sentence names the language): quoting "" would only confuse.
+      if (def === 'text-value') return { pointer: parentPointer(instancePath), message: sentence };
       return { pointer: instancePath, message: `"${value}": ${sentence}` };
     }
     case 'type':
       return { pointer: instancePath, message: TYPE_SENTENCES[String(params.type)] ?? `this must be of type ${String(params.type)}.` };
-    case 'minLength': {
-      const language = def === 'text-value' ? LANGUAGES[lastSegment(instancePath)] : undefined;
-      if (language) return { pointer: parentPointer(instancePath), message: `the ${language} text is empty.` };
+    case 'minLength':
       return { pointer: instancePath, message: Number(params.limit) === 1 ? 'this must not be empty.' : `this must be at least ${String(params.limit)} characters long.` };
-    }
     case 'maxLength':
       return { pointer: instancePath, message: `this is too long: at most ${String(params.limit)} characters are allowed.` };
     case 'minItems':

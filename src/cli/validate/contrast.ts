@@ -1,6 +1,6 @@
-import { MIN_TEXT_CONTRAST, TEXT_COLOUR_PAIRS, contrastRatio } from '../../core/contrast';
-import type { BrandTheme } from '../../core/types';
-import { toPointer } from './problem';
+import { MIN_TEXT_CONTRAST, TEXT_COLOUR_PAIRS, contrastRatio } from '../../core/contrast.ts';
+import type { BrandTheme } from '../../core/types.ts';
+import { toPointer } from './problem.ts';
 
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { jsonSyntaxProblems } from './json-syntax';
-import type { Problem } from './problem';
+import { jsonSyntaxProblems } from './json-syntax.ts';
+import type { Problem } from './problem.ts';
 
 /** Project-relative path with forward slashes, as printed in problems. */
 export function displayPath(root: string, file: string): string {

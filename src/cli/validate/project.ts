@@ -1,6 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkBrandFiles } from './brand-files';
+import { BRAND_LAYOUT, brandFilesOf, checkProjectBrands } from './brand-project';
 import { isRecord, readJson } from './files';
 import { checkFormFiles } from './form-files';
 import type { Problem } from './problem';
@@ -8,8 +7,7 @@ import { checkInterfaceTexts, checkMessages } from './translations';
 
 /** Where the checked files live, relative to the project root. */
 export const PROJECT_LAYOUT = {
-  brandsDir: 'brands',
-  brandSchema: 'schemas/brand.schema.json',
+  ...BRAND_LAYOUT,
   formsDir: 'schemas/forms',
   messages: 'schemas/forms/messages.json',
   interfaceTexts: { nl: 'src/web/i18n/nl.json', fr: 'src/web/i18n/fr.json' },
@@ -25,16 +23,9 @@ export interface ProjectReport {
 export function validateProject(rootDir: string): ProjectReport {
   const root = resolve(rootDir);
   const at = (path: string) => join(root, path);
-  const brandsDir = at(PROJECT_LAYOUT.brandsDir);
-  const brandFiles = existsSync(brandsDir)
-    ? readdirSync(brandsDir).filter((f) => f.endsWith('.json')).sort().map((f) => join(brandsDir, f))
-    : [];
   const variants = brandVariants(root, at(PROJECT_LAYOUT.brandSchema));
   const problems = [
-    ...(brandFiles.length === 0
-      ? [{ file: PROJECT_LAYOUT.brandsDir, pointer: '', message: 'there are no brand files (brands/<id>.json) here.' }]
-      : []),
-    ...checkBrandFiles(brandFiles, { root, schemaFile: at(PROJECT_LAYOUT.brandSchema) }),
+    ...checkProjectBrands(root),
     ...checkFormFiles(root, at(PROJECT_LAYOUT.formsDir), variants),
     ...checkMessages(root, at(PROJECT_LAYOUT.messages), variants),
     ...checkInterfaceTexts(root, {
@@ -42,7 +33,7 @@ export function validateProject(rootDir: string): ProjectReport {
       fr: at(PROJECT_LAYOUT.interfaceTexts.fr),
     }),
   ];
-  return { problems, brandCount: brandFiles.length, variants };
+  return { problems, brandCount: brandFilesOf(root).length, variants };
 }
 
 /** The form variants a brand file may choose: the brand schema's `variant` enum. */

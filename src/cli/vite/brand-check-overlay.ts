@@ -1,7 +1,7 @@
 import { join, sep } from 'node:path';
 import type { Plugin, ViteDevServer } from 'vite';
-import { PROJECT_LAYOUT } from '../validate/project';
-import { BrandCheckError, brandProblemLines } from '../checked-brands';
+import { BRAND_LAYOUT } from '../validate/brand-project.ts';
+import { BrandCheckError, brandProblemLines } from '../checked-brands.ts';
 
 const VIRTUAL_MODULES = ['\0virtual:brand-themes.css', '\0virtual:brand-routes'];
 
@@ -11,7 +11,7 @@ const VIRTUAL_MODULES = ['\0virtual:brand-themes.css', '\0virtual:brand-routes']
  * stack trace in the terminal), and the page reloads once it is fixed.
  */
 export function brandCheckOverlay(root: string): Plugin {
-  const brandsDir = join(root, PROJECT_LAYOUT.brandsDir) + sep;
+  const brandsDir = join(root, BRAND_LAYOUT.brandsDir) + sep;
   const watched = [brandsDir, join(root, 'schemas') + sep];
   let broken = false;
 

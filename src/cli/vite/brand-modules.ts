@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
-import type { Brand } from '../../core/types';
-import { brandThemeCss } from '../../web/app/brand-theme-css';
-import { checkedBrands } from '../checked-brands';
+import type { Brand } from '../../core/types.ts';
+import { brandThemeCss } from '../../web/app/brand-theme-css.ts';
+import { checkedBrands } from '../checked-brands.ts';
 
 /** A virtual module generated from the checked brand files; it rebuilds when one changes. */
 function brandModule(name: string, id: string, generate: (brands: Brand[]) => string, root: string): Plugin {

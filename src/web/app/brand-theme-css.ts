@@ -1,5 +1,5 @@
-import { contrastRatio } from '../../core/contrast';
-import type { Brand, BrandTheme } from '../../core/types';
+import { contrastRatio } from '../../core/contrast.ts';
+import type { Brand, BrandTheme } from '../../core/types.ts';
 
 /** Theme tokens → the CSS custom properties styles.css reads. */
 export function themeProperties(theme: BrandTheme): Record<string, string> {
