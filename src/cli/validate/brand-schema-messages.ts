@@ -27,7 +27,7 @@ const TYPE_SENTENCES: Record<string, string> = {
 export function plainErrors(errors: readonly ErrorObject[], rootSchema: unknown): PlainError[] {
   const defs = isRecord(rootSchema) && isRecord(rootSchema.$defs) ? rootSchema.$defs : {};
   return errors.flatMap((error) => {
-    const plain = plainError(error, rootSchema, defName(error.parentSchema, defs));
+    const plain = plainError(error, defName(error.parentSchema, defs));
     return plain ? [plain] : [];
   });
 }
@@ -45,7 +45,7 @@ function defName(parentSchema: unknown, defs: Record<string, unknown>): string |
   return Object.values(textProperties).includes(parentSchema) ? 'text-value' : undefined;
 }
 
-function plainError(error: ErrorObject, rootSchema: unknown, def: string | undefined): PlainError | null {
+function plainError(error: ErrorObject, def: string | undefined): PlainError | null {
   const { keyword, instancePath, schemaPath, params, data, parentSchema } = error;
   const at = (...more: string[]) => instancePath + toPointer(more);
   const value = typeof data === 'string' ? data : JSON.stringify(data);
@@ -53,7 +53,7 @@ function plainError(error: ErrorObject, rootSchema: unknown, def: string | undef
     case 'if':
       return null;
     case 'required':
-      return requiredError(instancePath, String(params.missingProperty), schemaPath, def, parentSchema, rootSchema);
+      return requiredError(instancePath, String(params.missingProperty), schemaPath, def, parentSchema);
     case 'additionalProperties':
       return {
         pointer: at(String(params.additionalProperty)),
@@ -114,7 +114,6 @@ function requiredError(
   schemaPath: string,
   def: string | undefined,
   parentSchema: unknown,
-  rootSchema: unknown,
 ): PlainError {
   if (LANGUAGES[missing]) {
     const what = def === 'text' ? 'text' : 'link';
@@ -129,7 +128,7 @@ function requiredError(
       message: 'a dropdown (mode "choice") needs "options": a list of at least two brand names.',
     };
   }
-  const description = describe(missing, parentSchema, rootSchema);
+  const description = describe(missing, parentSchema);
   return {
     pointer: instancePath + toPointer([missing]),
     message: `"${missing}" is missing; every brand file needs it.${description ? ` (${description})` : ''}`,
@@ -148,20 +147,12 @@ function unknownKeySentence(key: string, def: string | undefined, parentSchema: 
   return `"${key}" is not a field this file knows here. Known fields: ${knownList}. Check the spelling; capitals count.`;
 }
 
-/** The property's own description, or that of the $defs entry it refers to. */
-function describe(property: string, parentSchema: unknown, rootSchema: unknown): string | undefined {
+/** The property's own description (the schema gives every property one; $defs have none, see brand.schema.json). */
+function describe(property: string, parentSchema: unknown): string | undefined {
   if (!isRecord(parentSchema) || !isRecord(parentSchema.properties)) return undefined;
   const own = parentSchema.properties[property];
   if (!isRecord(own)) return undefined;
-  if (typeof own.description === 'string') return own.description;
-  const ref = typeof own.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(own.$ref) : null;
-  const defs = isRecord(rootSchema) && isRecord(rootSchema.$defs) ? rootSchema.$defs : {};
-  const target = ref ? defs[ref[1]] : undefined;
-  return isRecord(target) && typeof target.description === 'string' ? target.description : undefined;
-}
-
-function lastSegment(pointer: string): string {
-  return pointer.slice(pointer.lastIndexOf('/') + 1);
+  return typeof own.description === 'string' ? own.description : undefined;
 }
 
 function parentPointer(pointer: string): string {
