@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { brandPath, indexBrands, matchBrandRoute, pageTitle } from '../../src/core/brands';
+import { brandPath, brandPaths, indexBrands, matchBrandRoute, pageTitle } from '../../src/core/brands';
 import { COUNTRIES, LOCALES } from '../../src/core/locale';
 import type { Brand } from '../../src/core/types';
 
@@ -52,6 +52,21 @@ describe('matchBrandRoute', () => {
     ['a prototype key as brand', '/constructor/nl/be'],
   ])('is null for %s (%s)', (_label, path) => {
     expect(matchBrandRoute(path, brands)).toBeNull();
+  });
+});
+
+describe('countries per brand', () => {
+  const twoCountries = indexBrands([{ ...brands.get('fratelli')!, countries: ['be', 'lu'] }]);
+
+  it('matches only the countries the brand file lists, in both languages', () => {
+    expect(matchBrandRoute('/fratelli/fr/lu', twoCountries)).toMatchObject({ locale: 'fr', country: 'lu' });
+    expect(matchBrandRoute('/fratelli/nl/be', twoCountries)).toMatchObject({ locale: 'nl', country: 'be' });
+    expect(matchBrandRoute('/fratelli/nl/nl', twoCountries)).toBeNull();
+    expect(matchBrandRoute('/fratelli/fr/fr', twoCountries)).toBeNull();
+  });
+
+  it('lists each page a brand has: each locale × each of its countries', () => {
+    expect(brandPaths(twoCountries.values())).toEqual(['/fratelli/nl/be', '/fratelli/nl/lu', '/fratelli/fr/be', '/fratelli/fr/lu']);
   });
 });
 
