@@ -22,7 +22,12 @@ describe('npm start after adding a brand without a build', () => {
     // The build of the project as it was before the brand was added.
     cpSync(process.env.E2E_WEB_ROOT ?? WEB_ROOT, join(project.dir, 'dist/web'), { recursive: true });
     const made = runNpm(project.dir, ['run', 'brand', '--', 'new', 'acme', '--like', 'teka']);
-    return exitOf(made).then((status) => expect(status, made.output()).toBe(0));
+    return exitOf(made).then((status) => {
+      expect(status, made.output()).toBe(0);
+      // Acme serves Belgium and Luxembourg only.
+      const brandFile = join(project.dir, 'brands/acme.json');
+      writeFileSync(brandFile, readFileSync(brandFile, 'utf8').replace('"countries": ["be", "fr", "nl", "lu"]', '"countries": ["be", "lu"]'));
+    });
   });
   afterAll(() => {
     project?.remove();
@@ -43,7 +48,7 @@ describe('npm start after adding a brand without a build', () => {
     }
   });
 
-  it('rebuilds, then serves the new brand’s pages', async () => {
+  it('rebuilds, then serves the new brand’s pages for its countries, and the 404 page for the others', async () => {
     const env = await startEnv();
     const start = runNpm(project.dir, ['start'], env);
     try {
@@ -55,7 +60,12 @@ describe('npm start after adding a brand without a build', () => {
       const html = await response.text();
       expect(html).toContain('<title>Acme | Service</title>');
       expect(html).not.toContain('Pagina niet gevonden');
-      expect((await fetch(`${base}/acme/nl/de`)).status).toBe(404);
+      expect((await fetch(`${base}/acme/fr/lu`)).status).toBe(200);
+      for (const other of ['/acme/nl/nl', '/acme/fr/fr']) {
+        const notServed = await fetch(`${base}${other}`);
+        expect(notServed.status).toBe(404);
+        expect(await notServed.text()).toContain('Pagina niet gevonden');
+      }
     } finally {
       await start.stop();
     }
