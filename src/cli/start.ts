@@ -5,6 +5,7 @@
  * on a fresh clone.
  */
 import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../server/server';
 import { buildStaleness } from './build-freshness';
@@ -26,7 +27,8 @@ await main((config) => {
     if (!(error instanceof BrandCheckError)) throw error;
     refuse(['npm start will not serve the portal: npm run validate finds these problems.', '', ...error.lines, '', 'Fix them, then run npm start again.']);
   }
-  const stale = buildStaleness(root, config.webRoot);
+  // npm run build writes dist/web; a WEB_ROOT elsewhere is a deployed build, only checked for its pages.
+  const stale = resolve(config.webRoot) === join(root, 'dist', 'web') ? buildStaleness(root, config.webRoot) : undefined;
   if (stale) {
     console.error(`${stale}: running npm run build`);
     const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
