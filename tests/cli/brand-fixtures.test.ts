@@ -9,7 +9,7 @@ const check = (...files: string[]) => checkBrandFiles(files, { root: repoRoot, s
 /** Each fixture breaks one rule; the one problem must name the file, the field and say it plainly. */
 const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['missing-variant', '/variant', /"variant" is missing; .*Which repair form/],
-  ['unknown-variant', '/variant', /"deluxe" is not allowed here\. Choose one of: "extended", "simple"/],
+  ['unknown-variant', '/variant', /^"deluxe": Choose "simple" \(the shorter form that asks for the brand\) or "extended"/],
   ['unknown-colour-key', '/theme/headerColour', /"headerColour" is not a colour this file knows\. Known colours: primary, onPrimary, /],
   ['missing-fr-text', '/header/title', /^the French \(fr\) text is missing\./],
   ['empty-fr-text', '/header/title', /^The French \(fr\) text is empty\. Write what visitors of the French page read here\./],
@@ -24,7 +24,9 @@ const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['schema-ref', '/$schema', /"\$schema" must be "\.\.\/\.\.\/\.\.\/\.\.\/schemas\/brand\.schema\.json"/],
   ['choice-without-options', '/brandField/options', /a dropdown \(mode "choice"\) needs "options"/],
   ['options-without-choice', '/brandField/options', /only used when mode is "choice"/],
-  ['extended-brand-field', '/brandField/mode', /extended form .* mode must be "fixed", not "text"/],
+  ['extended-brand-field', '/brandField/mode', /^"text": Brands with the extended form always send the brand name itself, so mode must be "fixed"\./],
+  ['no-countries', '/countries', /^List the countries this brand serves, at least one and each once, e\.g\. \["be", "nl"\]\.$/],
+  ['one-option', '/brandField/options', /^A dropdown needs at least two different brand names/],
   ['id-mismatch', '/id', /the id "fixture" must equal the file name without \.json \("id-mismatch"\)\. Change the id to "id-mismatch", or rename the file to fixture\.json\./],
 ];
 
@@ -38,6 +40,12 @@ describe('brand file checks on fixtures', () => {
 
   it('accepts a copy of a brand saved under a new id with its own assets', () => {
     expect(check(join(fixturesDir, 'valid', 'acme.json'))).toEqual([]);
+  });
+
+  it('names a country the portal does not serve, and the ones it does', () => {
+    expect(check(join(fixturesDir, 'invalid', 'unknown-country.json'))).toEqual([
+      expect.objectContaining({ pointer: '/countries/1', message: '"de": A country is one of "be" (Belgium), "fr" (France), "nl" (the Netherlands) or "lu" (Luxembourg).' }),
+    ]);
   });
 
   it('names the line and column of a missing comma', () => {

@@ -64,6 +64,18 @@ describe('the brand schema in the editor', () => {
     expect(found).toContain('A country is one of "be" (Belgium), "fr" (France), "nl" (the Netherlands) or "lu" (Luxembourg).');
   });
 
+  it('says what a brand needs in countries and in a dropdown, and why an extended brand’s mode is fixed', async () => {
+    expect(await diagnostics('fratelli.json', (t) => t.replace('"countries": ["be", "fr", "nl", "lu"]', '"countries": []'))).toEqual([
+      'List the countries this brand serves, at least one and each once, e.g. ["be", "nl"].',
+    ]);
+    expect(await diagnostics('hanant.json', (t) => t.replace(/"options": \[[^\]]*\]/, '"options": ["Hananto"]'))).toEqual([
+      'A dropdown needs at least two different brand names, e.g. ["Hananto", "Senza Nome"].',
+    ]);
+    expect(await diagnostics('teka.json', (t) => t.replace('"mode": "fixed"', '"mode": "text"'))).toEqual([
+      'Brands with the extended form always send the brand name itself, so mode must be "fixed".',
+    ]);
+  });
+
   it('says which language of a text is empty, and what a web address needs', async () => {
     const found = await diagnostics('teka.json', (t) =>
       t.replace('"fr": "Demander une réparation"', '"fr": ""').replace('https://www.example.com/teka/nl/privacybeleid', 'www.example.com/teka'),

@@ -60,35 +60,17 @@ function plainError(error: ErrorObject, def: string | undefined): PlainError | n
         message: unknownKeySentence(String(params.additionalProperty), def, parentSchema),
       };
     case 'enum':
-      if (schemaPath === '#/allOf/1/then/properties/brandField/properties/mode/enum') {
-        return {
-          pointer: instancePath,
-          message: `brands with the simple form ask the customer for the brand, so mode must be "choice" (a dropdown) or "text" (free text), not "${value}".`,
-        };
-      }
-      return {
-        pointer: instancePath,
-        message: `"${value}" is not allowed here. Choose one of: ${(params.allowedValues as unknown[]).map((v) => `"${String(v)}"`).join(', ')}.`,
-      };
     case 'const':
-      if (schemaPath === '#/allOf/0/then/properties/brandField/properties/mode/const') {
-        return {
-          pointer: instancePath,
-          message: `brands with the extended form always send the brand name itself, so mode must be "fixed", not "${value}".`,
-        };
-      }
-      return { pointer: instancePath, message: `this must be ${JSON.stringify(params.allowedValue)}.` };
+      // The schema's own sentence, which editors show too; every enum and const of brand.schema.json has one.
+      return { pointer: instancePath, message: `"${value}": ${schemaSentence(parentSchema) ?? `choose one of ${JSON.stringify(params.allowedValues ?? [params.allowedValue])}.`}` };
     case 'not':
-      if (schemaPath === '#/properties/brandField/else/not') {
-        return {
-          pointer: at('options'),
-          message: 'options are only used when mode is "choice" (a dropdown). Remove "options", or set mode to "choice".',
-        };
-      }
-      return { pointer: instancePath, message: 'this value is not allowed here.' };
+      // The one `not` of brand.schema.json: options without mode "choice".
+      return { pointer: at('options'), message: schemaSentence(parentSchema) ?? 'this value is not allowed here.' };
+    case 'contains':
+      return { pointer: instancePath, message: schemaSentence(parentSchema) ?? 'this list has too few items.' };
     case 'pattern': {
       // The same sentence editors show: the schema's patternErrorMessage (every pattern has one).
-      const sentence = isRecord(parentSchema) && typeof parentSchema.patternErrorMessage === 'string' ? parentSchema.patternErrorMessage : 'This does not have the expected form.';
+      const sentence = schemaSentence(parentSchema, 'patternErrorMessage') ?? 'This does not have the expected form.';
       // An empty text is said as such (the sentence names the language): quoting "" would only confuse.
       if (def === 'text-value') return { pointer: parentPointer(instancePath), message: sentence };
       return { pointer: instancePath, message: `"${value}": ${sentence}` };
@@ -99,8 +81,6 @@ function plainError(error: ErrorObject, def: string | undefined): PlainError | n
       return { pointer: instancePath, message: Number(params.limit) === 1 ? 'this must not be empty.' : `this must be at least ${String(params.limit)} characters long.` };
     case 'maxLength':
       return { pointer: instancePath, message: `this is too long: at most ${String(params.limit)} characters are allowed.` };
-    case 'minItems':
-      return { pointer: instancePath, message: `this list needs at least ${String(params.limit)} items.` };
     case 'uniqueItems':
       return { pointer: instancePath, message: `this list has the same item twice (items ${Number(params.j) + 1} and ${Number(params.i) + 1}).` };
     default:
@@ -153,6 +133,11 @@ function describe(property: string, parentSchema: unknown): string | undefined {
   const own = parentSchema.properties[property];
   if (!isRecord(own)) return undefined;
   return typeof own.description === 'string' ? own.description : undefined;
+}
+
+/** The plain sentence the schema gives for a rule (errorMessage, or patternErrorMessage for patterns). */
+function schemaSentence(schema: unknown, key: 'errorMessage' | 'patternErrorMessage' = 'errorMessage'): string | undefined {
+  return isRecord(schema) && typeof schema[key] === 'string' ? schema[key] : undefined;
 }
 
 function parentPointer(pointer: string): string {
