@@ -67,15 +67,19 @@ describe('a brand author adds Acme', () => {
     await page.getByRole('button', { name: 'Envoyer' }).waitFor({ timeout: 60_000 });
   });
 
-  it('a broken brand file shows validate’s message over the page, and the page comes back on save', async () => {
-    writeFileSync(brandFile, '\uFEFF' + original);
-    const overlay = page.locator('vite-error-overlay');
-    await overlay.waitFor({ timeout: 30_000 });
-    expect(await overlay.evaluate((el) => el.shadowRoot?.textContent)).toContain(
-      'brands/acme.json line 1, column 1: the file starts with an invisible byte-order mark (BOM)',
-    );
+  it.each([
+    ['cannot be read', () => '\uFEFF' + original, 'brands/acme.json line 1, column 1: the file starts with an invisible byte-order mark (BOM)'],
+    ['does not validate', () => original.replace('"primary": "#5b3a8c"', '"primary": "red"'), 'brands/acme.json /theme/primary: "red": Not a colour this file understands.'],
+  ])('a brand file that %s shows validate’s message over the page, also after a reload, and the page comes back on save', async (_what, broken, message) => {
+    const overlayText = () => page.locator('vite-error-overlay').evaluate((el) => el.shadowRoot?.textContent ?? '');
+    writeFileSync(brandFile, broken());
+    await page.locator('vite-error-overlay').waitFor({ timeout: 30_000 });
+    expect(await overlayText()).toContain(message);
+    await page.reload();
+    await page.locator('vite-error-overlay').waitFor({ timeout: 30_000 });
+    expect(await overlayText()).toContain(message);
     writeFileSync(brandFile, original);
-    await overlay.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator('vite-error-overlay').waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByRole('img', { name: 'Acme' }).waitFor({ timeout: 60_000 });
   });
 
