@@ -1,7 +1,7 @@
 import { isCountry, LOCALES, resolveLocale } from './locale';
 import type { Brand, Country, Locale } from './types';
 
-/** A matched brand route; `T` is what the caller keeps per brand (the brand itself, or its loader). */
+/** A matched brand route; `T` is what the caller keeps per brand (the brand itself, or its id and countries). */
 export interface BrandRoute<T = Brand> {
   brand: T;
   locale: Locale;
