@@ -22,18 +22,30 @@ function newestFile(path: string): { path: string; mtimeMs: number } | undefined
   return newest;
 }
 
+/** Why `stamp` is missing or older than the newest of `sources` under root, in words for the terminal. */
+function staleness(root: string, stamp: string, sources: readonly string[], build: string, missing: string): string | undefined {
+  if (!existsSync(stamp)) return missing;
+  const built = statSync(stamp).mtimeMs;
+  for (const source of sources) {
+    const newest = newestFile(join(root, source));
+    if (newest && newest.mtimeMs > built) return `${newest.path.slice(root.length).replace(/^[\\/]/, '')} changed after the last ${build}`;
+  }
+  return undefined;
+}
+
 /**
  * Why the build in webRoot does not show the current sources, in words for
  * the terminal ("brands/acme.json changed after the last build"), or
  * undefined when it is current.
  */
 export function buildStaleness(root: string, webRoot: string): string | undefined {
-  const stamp = buildStamp(webRoot);
-  if (!existsSync(stamp)) return `there is no complete build in ${webRoot}`;
-  const built = statSync(stamp).mtimeMs;
-  for (const source of BUILD_SOURCES) {
-    const newest = newestFile(join(root, source));
-    if (newest && newest.mtimeMs > built) return `${newest.path.slice(root.length).replace(/^[\\/]/, '')} changed after the last build`;
-  }
-  return undefined;
+  return staleness(root, buildStamp(webRoot), BUILD_SOURCES, 'build', `there is no complete build in ${webRoot}`);
+}
+
+/** What the compiled server (dist/server, `npm run build:server`) is made from. */
+export const SERVER_BUILD_SOURCES = ['src/server', 'src/core', 'src/cli', 'schemas', 'package.json'];
+
+/** Why dist/server does not hold the current server, or undefined when it does. */
+export function serverBuildStaleness(root: string): string | undefined {
+  return staleness(root, join(root, 'dist', 'server', 'start.js'), SERVER_BUILD_SOURCES, 'server build', 'there is no compiled server in dist/server');
 }

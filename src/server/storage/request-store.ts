@@ -51,7 +51,9 @@ export class RequestStore {
 
   /** Starts the writer thread on the (already created) database in `dataDir`. */
   static async open(dataDir: string): Promise<RequestStore> {
-    const writer = new Worker(new URL('./request-writer-thread.mjs', import.meta.url), { workerData: { dataDir } });
+    // Compiled, the thread's entry is a built module beside this one; from source, a loader runs it through tsx.
+    const entry = import.meta.url.endsWith('.ts') ? './request-writer-thread.mjs' : './request-writer-thread.js';
+    const writer = new Worker(new URL(entry, import.meta.url), { workerData: { dataDir } });
     await once(writer, 'message'); // ready; rejects if the thread fails to open the database
     return new RequestStore(writer);
   }

@@ -1,7 +1,6 @@
-// Entry of the request writer thread. Worker threads do not inherit tsx's
-// loader on Node 20, so the TypeScript module is loaded through tsx's API.
-import { workerData } from 'node:worker_threads';
+// Entry of the request writer thread when the server runs from source: worker
+// threads do not inherit tsx's loader on Node 20, so it loads the TypeScript
+// entry through tsx's API. The compiled server starts the built entry instead.
 import { tsImport } from 'tsx/esm/api';
 
-const { serveRequestWriter } = await tsImport('./request-writer.ts', import.meta.url);
-serveRequestWriter(workerData);
+await tsImport('./request-writer-thread.ts', import.meta.url);

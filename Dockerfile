@@ -1,0 +1,28 @@
+# The portal as one container: built with the dev tools, run on plain Node
+# with production dependencies only, as the unprivileged `node` user.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 builds from source where its prebuilt binary cannot be fetched.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist/web ./dist/web
+COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/brands ./brands
+COPY --from=build /app/schemas ./schemas
+COPY --from=build /app/src/cli/npm-start.mjs ./src/cli/npm-start.mjs
+RUN mkdir -m 700 /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 8080
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/server/start.js"]

@@ -1,0 +1,60 @@
+/**
+ * The production build: `npm run build` compiles the server to dist/server, and
+ * a production install (dev dependencies pruned, so no tsx, vite or vitest)
+ * serves the portal with `npm start` on plain Node and stores a request
+ * through the writer thread.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../src/cli/build-server';
+import { simpleRequest, submit, uploadedName, jpegWithGps } from '../server/helpers';
+import { freePort } from '../support/free-port';
+import { ROOT, WEB_ROOT } from './support/paths';
+import { runNpm, waitForUrl } from './support/project-copy';
+
+describe('a production install', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'portal-production-'));
+    // What a deploy ships: the build, the data the server reads, the manifest and the launcher.
+    for (const part of ['package.json', 'package-lock.json', 'brands', 'schemas']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    mkdirSync(join(dir, 'src/cli'), { recursive: true });
+    cpSync(join(ROOT, 'src/cli/npm-start.mjs'), join(dir, 'src/cli/npm-start.mjs'));
+    cpSync(process.env.E2E_WEB_ROOT ?? WEB_ROOT, join(dir, 'dist/web'), { recursive: true });
+    await buildServer(join(dir, 'dist/server'));
+    // npm ci --omit=dev, without building better-sqlite3 again: the installed tree less the dev packages.
+    cpSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    execFileSync('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
+  }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has no dev tools', () => {
+    for (const devTool of ['tsx', 'vite', 'vitest', 'esbuild']) expect(existsSync(join(dir, 'node_modules', devTool)), devTool).toBe(false);
+  });
+
+  it('serves the portal with npm start on plain Node and stores a request', async () => {
+    const port = String(await freePort());
+    const dataDir = join(dir, 'data');
+    const start = runNpm(dir, ['start'], { PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, MIN_FREE_DISK_MB: '0', SMTP_URL: '', LOG_LEVEL: 'warn' });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitForUrl(`${base}/healthz`, start, 60_000);
+      const page = await fetch(`${base}/ilve/nl/be`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>Ilve | Service</title>');
+      const photo = await jpegWithGps();
+      const body = simpleRequest(await uploadedName(base, photo), await uploadedName(base, photo));
+      const stored = await submit(base, 'ilve', body, { 'idempotency-key': crypto.randomUUID() });
+      expect(stored.status, await stored.clone().text()).toBe(201);
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      expect(readdirSync(dataDir)).toContain('requests.db');
+    } finally {
+      await start.stop();
+    }
+    expect(start.output()).not.toMatch(/tsx|Cannot find (module|package)/);
+  }, 120_000);
+});
