@@ -28,3 +28,16 @@ export function photoRules(schema: FormSchema): { maxBytes: number; types: strin
   if (!upload) throw new Error(`${schema.$id} has no fileRules`);
   return upload.fileRules as { maxBytes: number; types: string[] };
 }
+
+/**
+ * The request's fields in the order the form shows them: the uiSchema's
+ * sections (a photo picker stands for the field its upload fills, its
+ * `target`), then the fields the form sends without showing them.
+ */
+export function requestFieldsInFormOrder(schema: FormSchema, uiSchema: UiSchema): string[] {
+  const fields = requestFields(schema);
+  const options = uiSchema['ui:options'] as { sections?: { fields: string[] }[] } | undefined;
+  const target = (name: string) => (uiSchema[name] as { 'ui:options'?: { target?: string } } | undefined)?.['ui:options']?.target;
+  const shown = (options?.sections ?? []).flatMap((s) => s.fields).map((name) => target(name) ?? name);
+  return [...new Set([...shown.filter((name) => fields.includes(name)), ...fields])];
+}

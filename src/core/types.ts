@@ -46,6 +46,16 @@ export interface Brand {
   };
   privacyPolicy: { default: string; be: LocalizedText };
   brandField: { mode: 'fixed' | 'text' } | { mode: 'choice'; options: string[] };
+  serviceDesk: ServiceDesk;
+}
+
+/** Where a brand's requests are delivered: the desk's mailboxes, and optionally a ticketing webhook. */
+export interface ServiceDesk {
+  emails: string[];
+  /** The language the desk reads. */
+  language: Locale;
+  /** The signing secret is read from the environment variable `secretEnv`, never from the brand file. */
+  webhook?: { url: string; secretEnv: string };
 }
 
 /** What the page sends and the server stores (spec §3). */

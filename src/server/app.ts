@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -6,10 +7,14 @@ import { repairAjvOptions } from '../core/ajv-options';
 import { formSchemas, photoRules } from '../core/form-schemas';
 import { loadBrands } from './brands';
 import type { ServerConfig } from './config';
-import { OutboxSender } from './mail/outbox-sender';
-import { createDeliver } from './mail/transport';
+import { mailSender } from './mail/mail-sender';
+import { createMailTransport } from './mail/transport';
+import { PortalMetrics } from './metrics';
+import { MAIL_KINDS } from './outbox/delivery';
+import { OutboxWorker } from './outbox/outbox-worker';
 import { PhotoFolder } from './photos/photo-folder';
 import { PhotoIntake } from './photos/photo-intake';
+import { PhotoLinks, photoLinkSecret } from './photos/photo-links';
 import { schedulePhotoSweep } from './photos/photo-sweep';
 import { installDrainOnClose } from './plugins/drain-on-close';
 import { installErrorHandler } from './plugins/error-handler';
@@ -18,11 +23,14 @@ import { loadPortalPages } from './portal-pages';
 import { formsRoute } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { imagesRoute } from './routes/images';
+import { metricsRoute } from './routes/metrics';
+import { photosRoute } from './routes/photos';
 import { portalRoutes } from './routes/portal';
 import { openDatabase } from './storage/database';
 import { PhotoRegistry } from './storage/photo-registry';
 import { RequestStore } from './storage/request-store';
 import { RequestValidator } from './validation/request-validator';
+import { createWebhookSender, webhookSigners } from './webhook/webhook-sender';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -30,8 +38,9 @@ export interface AppOptions {
 
 /**
  * The whole intake server as one Fastify instance: the portal's pages and
- * assets, the upload and submit API, health checks, and the background
- * mail sender and photo sweep, all stopped by `app.close()`.
+ * assets, the upload and submit API, signed photo links, health checks and
+ * metrics, and the background deliveries (mails, webhooks) and photo sweep,
+ * all stopped by `app.close()`.
  */
 export async function buildApp(config: ServerConfig, { logger = false }: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -49,36 +58,68 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     loadPortalPages(config.webRoot, { apiBase: config.apiBase, addressLookupUrl: config.addressLookupUrl }),
   ]);
 
+  const signers = webhookSigners(brands, config.secretsEnv);
   const db = openDatabase(config.dataDir);
+  const metrics = new PortalMetrics(db);
   const registry = new PhotoRegistry(db);
   const folder = new PhotoFolder(join(config.dataDir, 'photos'));
   await folder.removeStrays(registry.allNames(), config.photoTtlMs);
-  const mail = createDeliver(config.smtpUrl, join(config.dataDir, 'outbox'));
-  const sender = new OutboxSender(
+  const links = new PhotoLinks(photoLinkSecret(config.photoUrlSecret, config.dataDir), config.publicUrl, config.photoUrlTtlMs);
+
+  const mail = createMailTransport(config.smtpUrl, config.smtpName, join(config.dataDir, 'outbox'));
+  await mail.removeLeftovers();
+  const onAttempt = metrics.deliveryAttempt.bind(metrics);
+  const mailWorker = new OutboxWorker(
     db,
-    mail.deliver,
+    mailSender(mail, { brands, fromAddress: config.mailFrom, photosDir: folder.dir }),
     {
-      from: config.mailFrom,
+      kinds: MAIL_KINDS,
+      // The SMTP pool holds 3 connections; a few more keep them busy while results are recorded.
+      maxInFlight: 5,
       retryBaseMs: config.mailRetryBaseMs,
       maxAttempts: config.mailMaxAttempts,
       pollIntervalMs: config.mailPollIntervalMs,
     },
     app.log,
+    onAttempt,
   );
-  const store = await RequestStore.open(config.dataDir);
+  const webhooks = createWebhookSender({
+    brands,
+    signers,
+    links,
+    timeoutMs: config.webhookTimeoutMs,
+    maxInFlight: config.webhookMaxInFlight,
+    ca: config.webhookCaFile ? readFileSync(config.webhookCaFile) : undefined,
+  });
+  const webhookWorker = new OutboxWorker(
+    db,
+    webhooks.deliver,
+    {
+      kinds: ['webhook'],
+      maxInFlight: config.webhookMaxInFlight,
+      retryBaseMs: config.webhookRetryBaseMs,
+      maxAttempts: config.webhookMaxAttempts,
+      pollIntervalMs: config.mailPollIntervalMs,
+    },
+    app.log,
+    onAttempt,
+  );
+  const store = await RequestStore.open(config.dataDir, { mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
   const stopSweep = schedulePhotoSweep(
     registry,
     folder,
     { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs },
     app.log,
   );
-  sender.start();
+  mailWorker.start();
+  webhookWorker.start();
   // Runs after the server stopped taking requests and in-flight ones finished.
   app.addHook('onClose', async () => {
     stopSweep();
     await store.close();
-    await sender.stop();
+    await Promise.all([mailWorker.stop(), webhookWorker.stop()]);
     mail.close();
+    webhooks.close();
     db.close();
   });
 
@@ -91,13 +132,16 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   const rules = uploadRules();
   const intake = new PhotoIntake(folder, registry, rules, config.maxPhotoPixels, config.photoDecodeConcurrency);
   await app.register(healthRoutes, { db, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
-  await app.register(imagesRoute, { intake, rules, rateLimit: config.rateLimits.uploads });
+  await app.register(imagesRoute, { intake, rules, rateLimit: config.rateLimits.uploads, metrics });
   await app.register(formsRoute, {
     brands,
     validator: new RequestValidator(),
     store,
     rateLimit: config.rateLimits.submits,
+    metrics,
   });
+  await app.register(photosRoute, { links, folder });
+  await app.register(metricsRoute, { metrics });
   await app.register(portalRoutes, { webRoot: config.webRoot, brands, pages });
   return app;
 }

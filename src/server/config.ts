@@ -21,7 +21,25 @@ export interface ServerConfig {
   /** Proxy addresses/CIDRs whose X-Forwarded-For is believed; empty = none. */
   trustProxy: string[];
   smtpUrl: string;
+  /** Sender address of every mail; the display name is "<Brand> Service". */
   mailFrom: string;
+  /** Host name the SMTP client greets with (EHLO); real mail servers refuse a bare host name. */
+  smtpName: string;
+  /** Mails to one unverified address (confirmation, dealer notice) per 24 hours; more are dropped silently. */
+  mailsPerRecipientPerDay: number;
+  /** Origin the signed photo links in webhooks point at. */
+  publicUrl: string;
+  /** Key of the photo links' HMAC; empty = generated once and kept in DATA_DIR. */
+  photoUrlSecret: string;
+  photoUrlTtlMs: number;
+  webhookTimeoutMs: number;
+  webhookMaxInFlight: number;
+  webhookRetryBaseMs: number;
+  webhookMaxAttempts: number;
+  /** PEM file of extra certificate authorities for webhook receivers (a private CA). */
+  webhookCaFile: string;
+  /** Where the brands' webhook secrets are read (brand files name the variable). */
+  secretsEnv: Env;
   rateLimits: { uploads: RateLimit; submits: RateLimit };
   jsonBodyLimitBytes: number;
   requestTimeoutMs: number;
@@ -43,7 +61,7 @@ export interface ServerConfig {
 
 export class ConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 const MINUTE = 60_000;
 const MB = 1024 * 1024;
@@ -88,6 +106,22 @@ function isInside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+const ADDRESS = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+/**
+ * MAIL_FROM is a bare address. Without SMTP (mails become .eml files) a
+ * placeholder will do; a real mail server needs a real sender.
+ */
+function senderAddress(env: Env, smtpUrl: string): string {
+  const value = text(env, 'MAIL_FROM', '');
+  if (!value) {
+    if (smtpUrl) throw new ConfigError('MAIL_FROM must be set when SMTP_URL is set (the sender address, e.g. service@portal.example.com)');
+    return 'no-reply@portal.invalid';
+  }
+  if (!ADDRESS.test(value)) throw new ConfigError(`MAIL_FROM must be an e-mail address like service@portal.example.com, got "${value}"`);
+  return value;
+}
+
 /** Parses the environment; throws ConfigError with the variable's name on anything malformed. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
   const dataDir = resolve(cwd, text(env, 'DATA_DIR', './data'));
@@ -97,9 +131,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   const apiBase = text(env, 'API_BASE', '');
   const smtpUrl = text(env, 'SMTP_URL', '');
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  const mailFrom = senderAddress(env, smtpUrl);
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const photoUrlSecret = text(env, 'PHOTO_URL_SECRET', '');
+  if (photoUrlSecret && photoUrlSecret.length < 32) throw new ConfigError('PHOTO_URL_SECRET must be at least 32 characters');
 
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    port,
     host: text(env, 'HOST', '0.0.0.0'),
     dataDir,
     webRoot,
@@ -109,7 +147,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     corsOrigins: list(env, 'CORS_ORIGINS').map((o) => httpUrl('CORS_ORIGINS', o, { originOnly: true })),
     trustProxy: list(env, 'TRUST_PROXY'),
     smtpUrl,
-    mailFrom: text(env, 'MAIL_FROM', 'Service <no-reply@localhost>'),
+    mailFrom,
+    smtpName: text(env, 'SMTP_NAME', mailFrom.split('@')[1]),
+    mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
+    publicUrl: httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL', `http://localhost:${port}`), { originOnly: true }),
+    photoUrlSecret,
+    photoUrlTtlMs: integer(env, 'PHOTO_URL_TTL_MS', 7 * 24 * 60 * MINUTE, 1000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    webhookMaxInFlight: integer(env, 'WEBHOOK_MAX_IN_FLIGHT', 8, 1, 256),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10),
+    webhookMaxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 12, 1),
+    webhookCaFile: text(env, 'WEBHOOK_CA_FILE', ''),
+    secretsEnv: env,
     rateLimits: {
       uploads: {
         max: integer(env, 'RATE_LIMIT_UPLOADS', 30, 1),

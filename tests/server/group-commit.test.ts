@@ -41,7 +41,7 @@ describe('requestWriter', () => {
     db = openDatabase(dir);
     const registry = new PhotoRegistry(db);
     for (const name of photos) registry.register(name);
-    return requestWriter(db);
+    return requestWriter(db, { mailsPerRecipientPerDay: 5 });
   }
 
   const item = (reference: string, image1: string, image2: string, idempotencyKey?: string): WriteItem => ({
@@ -53,7 +53,7 @@ describe('requestWriter', () => {
     image2,
     idempotencyKey,
     reference,
-    mails: [{ kind: 'confirmation', to: 'klant@example.com', subject: 's', text: 't' }],
+    deliveries: [{ kind: 'confirmation', to: 'klant@example.com', subject: 's', text: 't' }],
   });
 
   it('keeps idempotency and photo claims within one batch', () => {

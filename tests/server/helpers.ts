@@ -1,11 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { buildApp } from '../../src/server/app';
+import type { Brand, ServiceDesk } from '../../src/core/types';
+import { buildApp, type AppOptions } from '../../src/server/app';
 import { loadConfig, type ServerConfig } from '../../src/server/config';
 import { simpleRequest } from '../fixtures/requests';
+import { freePort } from '../support/free-port';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -31,11 +33,31 @@ export function makeWebRoot(dir: string, extra: Record<string, string> = {}): st
   return dir;
 }
 
+/** A copy of brands/*.json in a temp folder, with some brands' service desks replaced (e.g. to add a webhook). */
+export function brandsWith(desks: Record<string, Partial<ServiceDesk>>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'brands-'));
+  for (const file of readdirSync(join(process.cwd(), 'brands')).filter((f) => f.endsWith('.json'))) {
+    const brand = JSON.parse(readFileSync(join(process.cwd(), 'brands', file), 'utf8')) as Brand;
+    const desk = desks[brand.id];
+    if (desk) brand.serviceDesk = { ...brand.serviceDesk, ...desk };
+    writeFileSync(join(dir, file), JSON.stringify(brand));
+  }
+  return dir;
+}
+
 /** A real server on 127.0.0.1 with a fresh DATA_DIR; rate limits high unless `env` says otherwise. */
-export async function startTestServer(env: Record<string, string> = {}, webFiles: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  webFiles: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<TestServer> {
   const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
   const webRoot = makeWebRoot(join(root, 'web'), webFiles);
+  // The port is chosen first, so signed photo links (PUBLIC_URL) point at this server.
+  const port = await freePort();
   const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: join(root, 'data'),
     WEB_ROOT: webRoot,
     BRANDS_DIR: join(process.cwd(), 'brands'),
@@ -45,10 +67,8 @@ export async function startTestServer(env: Record<string, string> = {}, webFiles
     MIN_FREE_DISK_MB: '0',
     ...env,
   });
-  const app = await buildApp(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const app = await buildApp(config, options);
+  await app.listen({ port, host: '127.0.0.1' });
   return {
     app,
     url: `http://127.0.0.1:${port}`,

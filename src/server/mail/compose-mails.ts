@@ -1,53 +1,29 @@
-import type { Brand, Locale, RepairRequest } from '../../core/types';
+import type { Brand, Locale } from '../../core/types';
+import type { QueuedDelivery } from '../outbox/delivery';
+import { fill, tidyText } from './fill';
 import messages from './messages.json';
-
-export type MailKind = 'confirmation' | 'dealer';
-
-export interface OutgoingMail {
-  kind: MailKind;
-  to: string;
-  subject: string;
-  text: string;
-}
-
-function fill(template: string, values: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const value = values[name];
-    return value === undefined || value === null ? '' : String(value);
-  });
-}
 
 /**
  * The confirmation the success panel promises, in the page's language, and
- * the dealer's notification when a dealer address was given. Plain text
- * only, so customer input cannot become markup.
+ * the dealer's notice when a dealer address was given. Neither address is
+ * verified, so both carry only the portal's own words, the reference and
+ * the portal's brand name; the request itself goes to the service desk.
  */
-export function composeMails(
-  request: RepairRequest,
+export function composeCustomerMails(
+  request: { client_email: string; notification?: string },
   brand: Pick<Brand, 'name'>,
   locale: Locale,
   reference: string,
-): OutgoingMail[] {
+): QueuedDelivery[] {
   const texts = messages[locale];
-  // The brand field may be a sub-brand chosen in the form (Hanant); the portal's brand names the service.
-  const values = { ...request, brand: request.brand ?? brand.name, reference };
-  const subjectValues = { brand: brand.name, reference };
-  const house = request.house_number_suffix ? { house_number_suffix: ` ${request.house_number_suffix}` } : {};
-  const mails: OutgoingMail[] = [
-    {
-      kind: 'confirmation',
-      to: request.client_email,
-      subject: fill(texts.confirmation.subject, subjectValues),
-      text: fill(texts.confirmation.text, { ...values, ...house }),
-    },
-  ];
-  if (request.notification) {
-    mails.push({
-      kind: 'dealer',
-      to: request.notification,
-      subject: fill(texts.dealer.subject, subjectValues),
-      text: fill(texts.dealer.text, { ...values, ...house }),
-    });
-  }
+  const values = { brand: brand.name, reference };
+  const mail = (kind: 'confirmation' | 'dealer', to: string): QueuedDelivery => ({
+    kind,
+    to: to.toLowerCase(),
+    subject: fill(texts[kind].subject, values),
+    text: tidyText(fill(texts[kind].text, values)),
+  });
+  const mails = [mail('confirmation', request.client_email)];
+  if (request.notification) mails.push(mail('dealer', request.notification));
   return mails;
 }

@@ -1,46 +1,86 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
+import { DeliveryError } from '../outbox/delivery';
+import { fsyncPath } from '../storage/fsync-path';
 
 export interface MailEnvelope {
   id: number;
   kind: string;
-  from: string;
+  from: { name: string; address: string };
   to: string;
+  replyTo: string;
   subject: string;
   text: string;
+  /** `<id@sender-domain>`, the same on every attempt. */
+  messageId: string;
+  attachments?: { filename: string; path: string; contentType: string }[];
 }
 
-/** Delivers one mail or throws. */
+/** Delivers one mail or throws (a DeliveryError marked permanent when the server refused it for good). */
 export type Deliver = (mail: MailEnvelope) => Promise<void>;
+
+export interface MailTransport {
+  deliver: Deliver;
+  /** Start-up: removes half-written .eml files a crash left behind (they hold personal data). */
+  removeLeftovers(): Promise<void>;
+  close(): void;
+}
+
+const TEMP_PREFIX = '.tmp-';
+
+function message(mail: MailEnvelope): Mail.Options {
+  const { from, to, replyTo, subject, text, messageId, attachments } = mail;
+  return { from, to, replyTo, subject, text, messageId, attachments };
+}
 
 /**
  * SMTP when a URL is configured; otherwise each mail becomes an .eml file
  * under `outboxDir` (development, and a record to inspect in tests).
  */
-export function createDeliver(smtpUrl: string, outboxDir: string): { deliver: Deliver; close: () => void } {
-  if (smtpUrl) {
-    // A pool keeps a few connections open instead of one per mail of a batch.
-    const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 3 });
-    return {
-      deliver: async (mail) => {
-        await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text });
-      },
-      close: () => transport.close(),
-    };
-  }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  let ready: Promise<unknown> | undefined;
+export function createMailTransport(smtpUrl: string, smtpName: string, outboxDir: string): MailTransport {
+  return smtpUrl ? smtpTransport(smtpUrl, smtpName) : fileTransport(outboxDir);
+}
+
+function smtpTransport(smtpUrl: string, name: string): MailTransport {
+  // A pool keeps a few connections open instead of one per mail.
+  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 3, name });
   return {
     deliver: async (mail) => {
-      ready ??= mkdir(outboxDir, { recursive: true, mode: 0o700 });
-      await ready;
-      const info = await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text });
-      // Write then rename, so a reader of the folder never sees half a mail.
-      const temp = join(outboxDir, `.tmp-${randomUUID()}`);
+      try {
+        await transport.sendMail(message(mail));
+      } catch (error) {
+        // 5xx is the server's final word (no such mailbox, refused); anything else may pass later.
+        const code = (error as { responseCode?: number }).responseCode ?? 0;
+        throw new DeliveryError(error instanceof Error ? error.message : String(error), code >= 500 && code < 600);
+      }
+    },
+    removeLeftovers: async () => {},
+    close: () => transport.close(),
+  };
+}
+
+function fileTransport(outboxDir: string): MailTransport {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let ready: Promise<unknown> | undefined;
+  const prepare = () => (ready ??= mkdir(outboxDir, { recursive: true, mode: 0o700 }));
+  return {
+    deliver: async (mail) => {
+      await prepare();
+      const info = await transport.sendMail(message(mail));
+      // Write, fsync, rename, fsync the folder: a reader never sees half a mail, and a crash loses none.
+      const temp = join(outboxDir, `${TEMP_PREFIX}${randomUUID()}`);
       await writeFile(temp, info.message as Buffer, { flag: 'wx', mode: 0o600 });
+      await fsyncPath(temp);
       await rename(temp, join(outboxDir, `${mail.id}-${mail.kind}.eml`));
+      await fsyncPath(outboxDir);
+    },
+    removeLeftovers: async () => {
+      await prepare();
+      const leftovers = (await readdir(outboxDir)).filter((name) => name.startsWith(TEMP_PREFIX));
+      await Promise.all(leftovers.map((name) => rm(join(outboxDir, name), { force: true })));
     },
     close: () => transport.close(),
   };

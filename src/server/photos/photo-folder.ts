@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsyncPath } from '../storage/fsync-path';
 
 const TEMP_PREFIX = '.tmp-';
 
@@ -22,20 +23,10 @@ export class PhotoFolder {
   /** fsyncs a finished temp file and moves it to a new generated name (`<uuid>.jpg|png`, never the client's); returns it. */
   async commit(tempPath: string, extension: 'jpg' | 'png'): Promise<string> {
     const name = `${randomUUID()}.${extension}`;
-    const file = await open(tempPath, 'r');
-    try {
-      await file.sync();
-    } finally {
-      await file.close();
-    }
+    await fsyncPath(tempPath);
     await rename(tempPath, join(this.dir, name));
     // The rename itself is durable only once the directory entry is synced.
-    const dir = await open(this.dir, 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+    await fsyncPath(this.dir);
     return name;
   }
 

@@ -3,7 +3,8 @@ import { resolveLocale } from '../../core/locale';
 import type { Brand } from '../../core/types';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
-import { composeMails } from '../mail/compose-mails';
+import type { PortalMetrics } from '../metrics';
+import { deliveriesFor } from '../outbox/deliveries-for';
 import type { RequestStore } from '../storage/request-store';
 import type { RequestValidator } from '../validation/request-validator';
 
@@ -12,6 +13,7 @@ export interface FormsRouteOptions {
   validator: RequestValidator;
   store: RequestStore;
   rateLimit: RateLimit;
+  metrics: PortalMetrics;
 }
 
 /** Printable ASCII, as the page's UUIDs are; bounded so it cannot bloat the index. */
@@ -20,9 +22,9 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 /**
  * POST /api/forms/:brand: validates the body with the brand's variant schema
  * and answers 201 `{"reference"}` only once the request, its photo claims
- * and its mails are committed. The same Idempotency-Key gets the same answer.
+ * and its deliveries (mails, desk, webhook) are committed. The same Idempotency-Key gets the same answer.
  */
-export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { brands, validator, store, rateLimit }) => {
+export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { brands, validator, store, rateLimit, metrics }) => {
   app.post<{ Params: { brand: string } }>(
     '/api/forms/:brand',
     { config: { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } } },
@@ -47,10 +49,11 @@ export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { b
         locale,
         payload: request,
         idempotencyKey: key,
-        mails: (reference) => composeMails(request, brand, locale, reference),
+        deliveries: (reference, receivedAt) => deliveriesFor(request, brand, locale, reference, receivedAt),
       });
       switch (outcome.kind) {
         case 'stored':
+          if (!outcome.replay) metrics.requestAccepted(brand.id);
           return reply.code(201).send({ reference: outcome.reference });
         case 'photos-unavailable':
           throw new HttpError(422, 'A photo is unknown or already used by another request; upload it again.', {

@@ -1,13 +1,24 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
+import type { PortalMetrics } from '../metrics';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
 
 export interface ImagesRouteOptions {
   intake: PhotoIntake;
   rules: PhotoRules;
   rateLimit: RateLimit;
+  metrics: PortalMetrics;
 }
+
+/** Why an upload was refused, by the status it got (for /metrics). */
+const REFUSAL_REASONS: Record<number, string> = {
+  400: 'malformed',
+  413: 'too-large',
+  415: 'not-an-image',
+  429: 'rate-limited',
+  503: 'unavailable',
+};
 
 /** Room for the multipart boundaries and part headers around the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -23,7 +34,7 @@ const ONE_IMAGE = 'Send exactly one file, in the field "image".';
  * reading (declared length) or the moment they pass the limit, with
  * `Connection: close` so the rest of the body is never read.
  */
-export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, rateLimit }) => {
+export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, rateLimit, metrics }) => {
   async function refuseDeclaredOversize(req: FastifyRequest, reply: FastifyReply) {
     const declared = Number(req.headers['content-length']);
     if (declared > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
@@ -36,6 +47,10 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
     {
       config: { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } },
       onRequest: refuseDeclaredOversize,
+      onResponse: async (_req, reply) => {
+        if (reply.statusCode === 201) metrics.upload('accepted');
+        else metrics.upload('refused', REFUSAL_REASONS[reply.statusCode] ?? 'error');
+      },
     },
     async (req, reply) => {
       if (!req.isMultipart()) throw new HttpError(415, `Expected multipart/form-data. ${ONE_IMAGE}`);

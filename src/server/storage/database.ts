@@ -37,7 +37,9 @@ CREATE TABLE IF NOT EXISTS outbox (
   next_attempt_at  INTEGER NOT NULL,
   sent_at          INTEGER,
   failed_at        INTEGER,
-  last_error       TEXT
+  last_error       TEXT,
+  message_id       TEXT,
+  queued_at        INTEGER
 );
 -- The mail sender takes the oldest pending mails (ORDER BY id LIMIT n). Indexed by
 -- next_attempt_at, that query sorted the whole backlog at every poll (10 ms at 80k
@@ -45,6 +47,22 @@ CREATE TABLE IF NOT EXISTS outbox (
 DROP INDEX IF EXISTS outbox_due;
 CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(id) WHERE sent_at IS NULL AND failed_at IS NULL;
 `;
+
+/** Columns added to the outbox after its first release: kind 'desk' and 'webhook' need a stable message id. */
+const OUTBOX_COLUMNS: Record<string, string> = { message_id: 'TEXT', queued_at: 'INTEGER' };
+
+// Created after the columns exist: the per-recipient mail limit counts by (recipient, queued_at).
+const INDEXES = `
+CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox(recipient, queued_at);
+CREATE INDEX IF NOT EXISTS outbox_request ON outbox(request_id);
+`;
+
+function addMissingColumns(db: Database.Database): void {
+  const present = new Set((db.pragma('table_info(outbox)') as { name: string }[]).map((c) => c.name));
+  for (const [name, type] of Object.entries(OUTBOX_COLUMNS)) {
+    if (!present.has(name)) db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
+  }
+}
 
 /**
  * Opens (and creates) the request database with durable settings: WAL with
@@ -61,5 +79,7 @@ export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
+  addMissingColumns(db);
+  db.exec(INDEXES);
   return db;
 }

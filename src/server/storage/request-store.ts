@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { Locale, RepairRequest, Variant } from '../../core/types';
-import type { OutgoingMail } from '../mail/compose-mails';
+import type { QueuedDelivery } from '../outbox/delivery';
 import { GroupCommit, toError, type Outcome } from './group-commit';
-import type { FromWriter, SubmitOutcome, ToWriter, WriteItem } from './request-writer';
+import type { FromWriter, SubmitOutcome, ToWriter, WriteItem, WriterOptions } from './request-writer';
 
 export type { SubmitOutcome } from './request-writer';
 
@@ -14,8 +14,8 @@ export interface Submission {
   locale: Locale;
   payload: RepairRequest;
   idempotencyKey?: string;
-  /** Mails to queue with the request; built by the caller for the reference given to it. */
-  mails: (reference: string) => OutgoingMail[];
+  /** Deliveries to queue with the request; built by the caller for the reference and time given to it. */
+  deliveries: (reference: string, receivedAt: number) => QueuedDelivery[];
 }
 
 interface Waiting {
@@ -50,10 +50,10 @@ export class RequestStore {
   }
 
   /** Starts the writer thread on the (already created) database in `dataDir`. */
-  static async open(dataDir: string): Promise<RequestStore> {
+  static async open(dataDir: string, options: WriterOptions): Promise<RequestStore> {
     // Compiled, the thread's entry is a built module beside this one; from source, a loader runs it through tsx.
     const entry = import.meta.url.endsWith('.ts') ? './request-writer-thread.mjs' : './request-writer-thread.js';
-    const writer = new Worker(new URL(entry, import.meta.url), { workerData: { dataDir } });
+    const writer = new Worker(new URL(entry, import.meta.url), { workerData: { dataDir, ...options } });
     await once(writer, 'message'); // ready; rejects if the thread fails to open the database
     return new RequestStore(writer);
   }
@@ -70,7 +70,7 @@ export class RequestStore {
       image2: s.payload.image2,
       idempotencyKey: s.idempotencyKey,
       reference,
-      mails: s.mails(reference),
+      deliveries: s.deliveries(reference, Date.now()),
     });
   }
 

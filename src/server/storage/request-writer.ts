@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import type { Locale, Variant } from '../../core/types';
-import type { OutgoingMail } from '../mail/compose-mails';
+import { UNVERIFIED_KINDS, type QueuedDelivery } from '../outbox/delivery';
 import { openDatabase, type Db } from './database';
 import { batchTransaction, plainError, type ErrorData, type Outcome } from './group-commit';
 
@@ -17,7 +17,7 @@ export interface WriteItem {
   idempotencyKey?: string;
   /** Used if the request is stored, not if the key replays an earlier one. */
   reference: string;
-  mails: OutgoingMail[];
+  deliveries: QueuedDelivery[];
 }
 
 export type SubmitOutcome =
@@ -30,8 +30,15 @@ export type SubmitOutcome =
 export type ToWriter = { seq: number; items: WriteItem[] } | { close: true };
 export type FromWriter = { ready: true } | { seq: number; outcomes: Outcome<SubmitOutcome>[] } | { seq: number; failed: ErrorData };
 
-/** Stores each request with its photos claimed and its mails queued; a batch shares one transaction. */
-export function requestWriter(db: Db): (items: WriteItem[]) => Outcome<SubmitOutcome>[] {
+export interface WriterOptions {
+  /** Mails to one unverified address per 24 hours; more are not queued (the request still is). */
+  mailsPerRecipientPerDay: number;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Stores each request with its photos claimed and its deliveries queued; a batch shares one transaction. */
+export function requestWriter(db: Db, { mailsPerRecipientPerDay }: WriterOptions): (items: WriteItem[]) => Outcome<SubmitOutcome>[] {
   const byKey = db.prepare('SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?');
   const photoRows = db.prepare('SELECT name, request_id FROM photos WHERE name IN (?, ?)');
   const insertRequest = db.prepare(
@@ -39,9 +46,15 @@ export function requestWriter(db: Db): (items: WriteItem[]) => Outcome<SubmitOut
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const claimPhotos = db.prepare('UPDATE photos SET request_id = ? WHERE name IN (?, ?) AND request_id IS NULL');
-  const queueMail = db.prepare(
-    'INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)',
+  const queue = db.prepare(
+    `INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at, queued_at, message_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const unverified = UNVERIFIED_KINDS.map((k) => `'${k}'`).join(', ');
+  const mailsTo = db.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE recipient = ? AND queued_at > ? AND kind IN (${unverified})`);
+  // A form can aim mail at any address: past the limit, mail to it is dropped silently.
+  const withinLimit = (d: QueuedDelivery, now: number) =>
+    !UNVERIFIED_KINDS.includes(d.kind) || (mailsTo.all(d.to, now - DAY_MS) as { n: number }[])[0].n < mailsPerRecipientPerDay;
 
   return batchTransaction(db, (s: WriteItem): SubmitOutcome => {
     const hash = createHash('sha256').update(`${s.brand}\n${s.payload}`).digest('hex');
@@ -65,7 +78,9 @@ export function requestWriter(db: Db): (items: WriteItem[]) => Outcome<SubmitOut
       s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, hash, now,
     );
     claimPhotos.run(id, image1, image2);
-    for (const mail of s.mails) queueMail.run(id, mail.kind, mail.to, mail.subject, mail.text, now);
+    for (const d of s.deliveries.filter((d) => withinLimit(d, now))) {
+      queue.run(id, d.kind, d.to, d.subject, d.text, now, now, randomUUID());
+    }
     return { kind: 'stored', reference: s.reference, replay: false };
   });
 }
@@ -75,10 +90,10 @@ export function requestWriter(db: Db): (items: WriteItem[]) => Outcome<SubmitOut
  * the main thread's request handling instead of blocking it. Batches that
  * arrive while a commit is under way are merged into the next transaction.
  */
-export function serveRequestWriter({ dataDir }: { dataDir: string }): void {
+export function serveRequestWriter({ dataDir, ...options }: { dataDir: string } & WriterOptions): void {
   const port = parentPort!;
   const db = openDatabase(dataDir);
-  const write = requestWriter(db);
+  const write = requestWriter(db, options);
   let queue: { seq: number; items: WriteItem[] }[] = [];
 
   const flush = () => {

@@ -1,0 +1,81 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { DeliveryKind } from './outbox/delivery';
+import type { AttemptOutcome } from './outbox/outbox-worker';
+import type { Db } from './storage/database';
+
+/**
+ * The portal's Prometheus metrics (served at /metrics). Counters count what
+ * happened in this process; the outbox gauges are read from the database at
+ * each scrape, so they hold across restarts and include the CLI's redeliveries.
+ */
+export class PortalMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'portal_requests_accepted_total',
+    help: 'Repair requests stored (201), by brand; idempotent replays are not counted again.',
+    labelNames: ['brand'],
+    registers: [this.registry],
+  });
+  private readonly uploads = new Counter({
+    name: 'portal_uploads_total',
+    help: 'Photo uploads by outcome (accepted, refused) and the reason of a refusal.',
+    labelNames: ['outcome', 'reason'],
+    registers: [this.registry],
+  });
+  private readonly attempts = new Counter({
+    name: 'portal_delivery_attempts_total',
+    help: 'Delivery attempts by kind (confirmation, dealer, desk, webhook) and outcome (delivered, retry, failed = failed for good).',
+    labelNames: ['kind', 'outcome'],
+    registers: [this.registry],
+  });
+
+  constructor(db: Db) {
+    const byKind = db.prepare(
+      `SELECT kind, SUM(sent_at IS NULL AND failed_at IS NULL) AS pending, SUM(failed_at IS NOT NULL) AS failed
+       FROM outbox GROUP BY kind`,
+    );
+    const oldest = db.prepare('SELECT MIN(COALESCE(queued_at, next_attempt_at)) AS at FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL');
+    const rows = () => byKind.all() as { kind: string; pending: number; failed: number }[];
+    new Gauge({
+      name: 'portal_outbox_pending',
+      help: 'Deliveries queued and not yet delivered, by kind.',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const row of rows()) this.set({ kind: row.kind }, row.pending);
+      },
+    });
+    new Gauge({
+      name: 'portal_outbox_failed',
+      help: 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const row of rows()) this.set({ kind: row.kind }, row.failed);
+      },
+    });
+    new Gauge({
+      name: 'portal_outbox_oldest_pending_age_seconds',
+      help: 'Age of the oldest delivery still pending; 0 when none is.',
+      registers: [this.registry],
+      collect() {
+        const [{ at }] = oldest.all() as { at: number | null }[];
+        this.set(at === null ? 0 : Math.max(0, (Date.now() - at) / 1000));
+      },
+    });
+  }
+
+  requestAccepted(brand: string): void {
+    this.requests.inc({ brand });
+  }
+
+  upload(outcome: 'accepted' | 'refused', reason = ''): void {
+    this.uploads.inc({ outcome, reason });
+  }
+
+  deliveryAttempt(kind: DeliveryKind, outcome: AttemptOutcome): void {
+    this.attempts.inc({ kind, outcome });
+  }
+}

@@ -1,0 +1,140 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../storage/database';
+import { DeliveryError, type DeliveryKind, type DueDelivery } from './delivery';
+import { retryDelayMs } from './retry-policy';
+
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
+
+export interface OutboxWorkerOptions {
+  kinds: readonly DeliveryKind[];
+  /** Deliveries under way at once: a slow receiver holds at most this many. */
+  maxInFlight: number;
+  retryBaseMs: number;
+  maxAttempts: number;
+  pollIntervalMs: number;
+}
+
+interface Result {
+  delivery: DueDelivery;
+  outcome: AttemptOutcome;
+  error?: unknown;
+}
+
+/**
+ * Delivers queued outbox rows of some kinds, oldest first, at most
+ * `maxInFlight` at once; each delivery runs on its own, so one slow receiver
+ * does not hold back the others. Results are recorded together at the next
+ * poll (one commit for many). A row counts as delivered only once recorded:
+ * after a crash it is sent again with the same message id (at least once).
+ */
+export class OutboxWorker {
+  private readonly due;
+  private readonly recordResults;
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private finished: Result[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    db: Db,
+    private readonly deliver: (delivery: DueDelivery) => Promise<void>,
+    private readonly options: OutboxWorkerOptions,
+    private readonly log: FastifyBaseLogger,
+    private readonly onAttempt: (kind: DeliveryKind, outcome: AttemptOutcome) => void = () => {},
+  ) {
+    const kinds = options.kinds.map((k) => `'${k}'`).join(', ');
+    this.due = db.prepare(
+      `SELECT o.id, o.kind, o.recipient, o.subject, o.body, o.attempts, COALESCE(o.message_id, 'outbox-' || o.id) AS messageId,
+              r.reference, r.brand, r.payload
+       FROM outbox o JOIN requests r ON r.id = o.request_id
+       WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ? AND o.kind IN (${kinds})
+       ORDER BY o.id LIMIT ?`,
+    );
+    const markSent = db.prepare('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?');
+    const markFailedAttempt = db.prepare(
+      'UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, failed_at = ? WHERE id = ?',
+    );
+    this.recordResults = db.transaction((results: Result[], now: number) => {
+      for (const { delivery, outcome, error } of results) {
+        if (outcome === 'delivered') {
+          markSent.run(now, delivery.id);
+          continue;
+        }
+        const attempts = delivery.attempts + 1;
+        const retryAfterMs = error instanceof DeliveryError ? error.retryAfterMs : undefined;
+        const next = now + retryDelayMs(attempts, this.options.retryBaseMs, retryAfterMs);
+        markFailedAttempt.run(attempts, next, errorText(error).slice(0, 500), outcome === 'failed' ? now : null, delivery.id);
+      }
+    });
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.poll(), this.options.pollIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops taking new work, waits for what is under way and records it. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all(this.inFlight.values());
+    this.record();
+  }
+
+  private poll(): void {
+    this.record();
+    const free = this.options.maxInFlight - this.inFlight.size;
+    if (free <= 0) return;
+    let rows: DueDelivery[];
+    try {
+      rows = this.due.all(Date.now(), free + this.inFlight.size) as DueDelivery[];
+    } catch (error) {
+      this.log.error({ err: error }, 'outbox: reading due deliveries failed');
+      return;
+    }
+    for (const delivery of rows.filter((d) => !this.inFlight.has(d.id)).slice(0, free)) {
+      const run = this.deliver(delivery).then(
+        () => this.finish({ delivery, outcome: 'delivered' }),
+        (error: unknown) => this.finish({ delivery, outcome: this.judge(delivery, error), error: error ?? new Error('delivery failed') }),
+      );
+      this.inFlight.set(delivery.id, run);
+    }
+  }
+
+  /** A refusal the receiver means (a 4xx, a 5xx mail reply), or the last attempt, ends the retries. */
+  private judge(delivery: DueDelivery, error: unknown): AttemptOutcome {
+    const permanent = error instanceof DeliveryError && error.permanent;
+    return permanent || delivery.attempts + 1 >= this.options.maxAttempts ? 'failed' : 'retry';
+  }
+
+  private finish(result: Result): void {
+    this.finished.push(result);
+    this.inFlight.delete(result.delivery.id);
+  }
+
+  private record(): void {
+    if (this.finished.length === 0) return;
+    const results = this.finished;
+    this.finished = [];
+    try {
+      this.recordResults(results, Date.now());
+    } catch (error) {
+      // Disk full or the like: unrecorded deliveries are sent again later (same message id).
+      this.log.error({ err: error }, 'outbox: recording delivery results failed');
+      return;
+    }
+    for (const result of results) this.report(result);
+  }
+
+  /** Logged once per attempt, after it is recorded: the final failure at error level, with the reference. */
+  private report({ delivery, outcome, error }: Result): void {
+    const { kind, reference } = delivery;
+    this.onAttempt(kind, outcome);
+    if (outcome === 'delivered') return;
+    const context = { reference, kind, deliveryId: delivery.id, attempt: delivery.attempts + 1, err: errorText(error) };
+    if (outcome === 'failed') this.log.error(context, `delivery failed for good: ${kind} of request ${reference}`);
+    else this.log.warn(context, 'delivery failed; will retry');
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
