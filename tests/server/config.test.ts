@@ -17,6 +17,12 @@ describe('loadConfig', () => {
     expect(config.headersTimeoutMs).toBeGreaterThan(0);
   });
 
+  it('greets SMTP servers with the sender\'s domain unless SMTP_NAME says otherwise', () => {
+    const env = { SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'service@portal.example.com' };
+    expect(loadConfig(env, '/srv/portal')).toMatchObject({ mailFrom: 'service@portal.example.com', smtpName: 'portal.example.com' });
+    expect(loadConfig({ ...env, SMTP_NAME: 'mx1.portal.example.com' }, '/srv/portal').smtpName).toBe('mx1.portal.example.com');
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],
@@ -24,6 +30,10 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: 'javascript:alert(1)' }, /CORS_ORIGINS/],
     [{ ADDRESS_LOOKUP_URL: 'not a url' }, /ADDRESS_LOOKUP_URL/],
     [{ SMTP_URL: 'http://mail' }, /SMTP_URL/],
+    [{ SMTP_URL: 'smtp://mail.example.com' }, /MAIL_FROM must be set when SMTP_URL is set/],
+    [{ MAIL_FROM: 'Service <no-reply@localhost>' }, /MAIL_FROM must be an e-mail address/],
+    [{ PHOTO_URL_SECRET: 'short' }, /PHOTO_URL_SECRET/],
+    [{ PUBLIC_URL: 'https://portal.example.com/path' }, /PUBLIC_URL/],
     [{ WEB_ROOT: './public', DATA_DIR: './public/data' }, /DATA_DIR/],
   ])('refuses %o by name', (env, message) => {
     expect(() => loadConfig(env, '/srv/portal')).toThrow(ConfigError);
