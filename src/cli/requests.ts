@@ -1,7 +1,8 @@
 /**
- * Service-desk export of stored repair requests (there is no public read API):
- *   npm run requests -- export [--format jsonl|csv] [--out file]
- * Reads DATA_DIR (default ./data) read-only; safe while the server runs.
+ * Service-desk commands on DATA_DIR (default ./data); safe while the server runs:
+ *   npm run requests -- export [--format jsonl|csv] [--out file]   stored requests (there is no public read API)
+ *   npm run requests -- deliveries                                 pending and failed deliveries per destination
+ *   npm run requests -- redeliver <reference>                      queue a request's deliveries again
  */
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { formSchemas, requestFields } from '../core/form-schemas';
 import { openDatabase } from '../server/storage/database';
+import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
 
 interface StoredRow {
   reference: string;
@@ -53,11 +55,33 @@ async function main(): Promise<void> {
     options: { format: { type: 'string', default: 'jsonl' }, out: { type: 'string' } },
   });
   const format = values.format;
+  const dataDir = resolve(process.env.DATA_DIR ?? './data');
+  if (positionals[0] === 'deliveries') {
+    const db = openDatabase(dataDir, { readonly: true });
+    for (const line of formatDeliveries(listDeliveries(db))) console.log(line);
+    db.close();
+    return;
+  }
+  if (positionals[0] === 'redeliver' && positionals[1]) {
+    const db = openDatabase(dataDir);
+    const queued = redeliver(db, positionals[1]);
+    db.close();
+    if (queued === undefined) {
+      console.error(`No request with reference ${positionals[1]}.`);
+      process.exit(1);
+    }
+    console.log(`Queued ${queued} deliver${queued === 1 ? 'y' : 'ies'} of ${positionals[1]} again; the running server sends them within seconds.`);
+    return;
+  }
   if (positionals[0] !== 'export' || (format !== 'jsonl' && format !== 'csv')) {
-    console.error('usage: npm run requests -- export [--format jsonl|csv] [--out file]');
+    console.error(
+      'usage: npm run requests -- export [--format jsonl|csv] [--out file]\n' +
+        '       npm run requests -- deliveries\n' +
+        '       npm run requests -- redeliver <reference>',
+    );
     process.exit(2);
   }
-  const db = openDatabase(resolve(process.env.DATA_DIR ?? './data'), { readonly: true });
+  const db = openDatabase(dataDir, { readonly: true });
   const out = values.out ? createWriteStream(values.out, { flags: 'wx', mode: 0o600 }) : process.stdout;
   const write = (line: string) => new Promise<void>((done) => (out.write(`${line}\n`) ? done() : out.once('drain', done)));
   if (format === 'csv') await write(COLUMNS.join(','));
