@@ -28,6 +28,11 @@ const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['no-countries', '/countries', /^List the countries this brand serves, at least one and each once, e\.g\. \["be", "nl"\]\.$/],
   ['one-option', '/brandField/options', /^A dropdown needs at least two different brand names/],
   ['id-mismatch', '/id', /the id "fixture" must equal the file name without \.json \("id-mismatch"\)\. Change the id to "id-mismatch", or rename the file to fixture\.json\./],
+  ['missing-service-desk', '/serviceDesk', /"serviceDesk" is missing; .*requests would reach no one/],
+  ['no-desk-email', '/serviceDesk/emails', /List the desk's e-mail addresses/],
+  ['bad-desk-email', '/serviceDesk/emails/0', /Not an e-mail address/],
+  ['webhook-http', '/serviceDesk/webhook/url', /It must start with https:\/\//],
+  ['webhook-secret-in-file', '/serviceDesk/webhook/secretEnv', /Never write a secret in a brand file/],
 ];
 
 describe('brand file checks on fixtures', () => {

@@ -68,6 +68,9 @@ function plainError(error: ErrorObject, def: string | undefined): PlainError | n
       return { pointer: at('options'), message: schemaSentence(parentSchema) ?? 'this value is not allowed here.' };
     case 'contains':
       return { pointer: instancePath, message: schemaSentence(parentSchema) ?? 'this list has too few items.' };
+    case 'format':
+      // The desk's addresses: the schema's sentence, as for patterns.
+      return { pointer: instancePath, message: `"${value}": ${schemaSentence(parentSchema) ?? 'This does not have the expected form.'}` };
     case 'pattern': {
       // The same sentence editors show: the schema's patternErrorMessage (every pattern has one).
       const sentence = schemaSentence(parentSchema, 'patternErrorMessage') ?? 'This does not have the expected form.';
