@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import type { Brand, ServiceDesk } from '../../src/core/types';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { loadConfig, type ServerConfig } from '../../src/server/config';
 import { simpleRequest } from '../fixtures/requests';
@@ -29,18 +28,6 @@ export function makeWebRoot(dir: string, extra: Record<string, string> = {}): st
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), content);
-  }
-  return dir;
-}
-
-/** A copy of brands/*.json in a temp folder, with some brands' service desks replaced (e.g. to add a webhook). */
-export function brandsWith(desks: Record<string, Partial<ServiceDesk>>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'brands-'));
-  for (const file of readdirSync(join(process.cwd(), 'brands')).filter((f) => f.endsWith('.json'))) {
-    const brand = JSON.parse(readFileSync(join(process.cwd(), 'brands', file), 'utf8')) as Brand;
-    const desk = desks[brand.id];
-    if (desk) brand.serviceDesk = { ...brand.serviceDesk, ...desk };
-    writeFileSync(join(dir, file), JSON.stringify(brand));
   }
   return dir;
 }
@@ -110,6 +97,7 @@ export async function uploadedName(url: string, bytes: Buffer, name?: string, ty
 }
 
 export { simpleRequest };
+export { brandsWith } from '../support/brands-with';
 
 export function extendedRequest(image1: string, image2: string, language: 'nl' | 'fr' = 'fr'): Record<string, unknown> {
   return {

@@ -23,8 +23,8 @@ interface Result {
 /**
  * Delivers queued outbox rows of some kinds, oldest first, at most
  * `maxInFlight` at once; each delivery runs on its own, so one slow receiver
- * does not hold back the others. Results are recorded together at the next
- * poll (one commit for many). A row counts as delivered only once recorded:
+ * does not hold back the others. Results are recorded together at each poll
+ * (one commit for many, off the path of new deliveries). A row counts as delivered only once recorded:
  * after a crash it is sent again with the same message id (at least once).
  */
 export class OutboxWorker {
@@ -33,6 +33,8 @@ export class OutboxWorker {
   private readonly inFlight = new Map<number, Promise<void>>();
   private finished: Result[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private launchScheduled = false;
+  private stopped = false;
 
   constructor(
     db: Db,
@@ -74,6 +76,7 @@ export class OutboxWorker {
 
   /** Stops taking new work, waits for what is under way and records it. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     await Promise.all(this.inFlight.values());
     this.record();
@@ -81,16 +84,28 @@ export class OutboxWorker {
 
   private poll(): void {
     this.record();
+    this.launch();
+  }
+
+  /**
+   * Starts due deliveries into the free slots. Runs at every poll and as soon
+   * as a slot frees up, so a fast receiver is kept busy; results wait for the
+   * next poll, where they share one commit.
+   */
+  private launch(): void {
+    this.launchScheduled = false;
     const free = this.options.maxInFlight - this.inFlight.size;
-    if (free <= 0) return;
+    if (free <= 0 || this.stopped) return;
+    // Finished but not yet recorded rows still look due: skip them too.
+    const busy = new Set([...this.inFlight.keys(), ...this.finished.map((r) => r.delivery.id)]);
     let rows: DueDelivery[];
     try {
-      rows = this.due.all(Date.now(), free + this.inFlight.size) as DueDelivery[];
+      rows = this.due.all(Date.now(), free + busy.size) as DueDelivery[];
     } catch (error) {
       this.log.error({ err: error }, 'outbox: reading due deliveries failed');
       return;
     }
-    for (const delivery of rows.filter((d) => !this.inFlight.has(d.id)).slice(0, free)) {
+    for (const delivery of rows.filter((d) => !busy.has(d.id)).slice(0, free)) {
       const run = this.deliver(delivery).then(
         () => this.finish({ delivery, outcome: 'delivered' }),
         (error: unknown) => this.finish({ delivery, outcome: this.judge(delivery, error), error: error ?? new Error('delivery failed') }),
@@ -108,6 +123,10 @@ export class OutboxWorker {
   private finish(result: Result): void {
     this.finished.push(result);
     this.inFlight.delete(result.delivery.id);
+    if (!this.launchScheduled) {
+      this.launchScheduled = true;
+      setImmediate(() => this.launch());
+    }
   }
 
   private record(): void {
