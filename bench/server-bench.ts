@@ -33,7 +33,7 @@ const CONNECTIONS = 50;
 const WARMUP_SUBMITS = 3_000;
 const MEASURED_SUBMITS = 40_000;
 
-interface Server {
+export interface Server {
   url: string;
   port: number;
   dataDir: string;
@@ -67,7 +67,8 @@ function stopChild(child: ChildProcess): Promise<unknown> {
   return exited;
 }
 
-async function startServer(): Promise<Server> {
+/** The real server as its own process; `env` adds to (or overrides) the bench's settings. */
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const root = mkdtempSync(join(tmpdir(), 'server-bench-'));
   const webRoot = join(root, 'web');
   mkdirSync(join(webRoot, 'assets'), { recursive: true });
@@ -80,6 +81,7 @@ async function startServer(): Promise<Server> {
     RATE_LIMIT_UPLOADS: '100000000',
     MIN_FREE_DISK_MB: '0',
     LOG_LEVEL: 'warn',
+    ...env,
   });
   return {
     url,
@@ -105,13 +107,14 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Photo names registered as uploaded, two per submit to come. */
-function seedPhotos(dataDir: string, count: number): string[] {
+/** Photo names registered as uploaded, two per submit to come; with `bytes`, each also gets that file. */
+export function seedPhotos(dataDir: string, count: number, bytes?: Buffer): string[] {
   const db = openDatabase(dataDir);
   const registry = new PhotoRegistry(db);
   const names = Array.from({ length: count }, () => `${randomUUID()}.jpg`);
   db.transaction(() => names.forEach((n) => registry.register(n)))();
   db.close();
+  if (bytes) for (const name of names) writeFileSync(join(dataDir, 'photos', name), bytes);
   return names;
 }
 

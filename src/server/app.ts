@@ -66,7 +66,10 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   await folder.removeStrays(registry.allNames(), config.photoTtlMs);
   const links = new PhotoLinks(photoLinkSecret(config.photoUrlSecret, config.dataDir), config.publicUrl, config.photoUrlTtlMs);
 
-  const mail = createMailTransport(config.smtpUrl, config.smtpName, join(config.dataDir, 'outbox'));
+  const mail = createMailTransport(
+    { url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections },
+    join(config.dataDir, 'outbox'),
+  );
   await mail.removeLeftovers();
   const onAttempt = metrics.deliveryAttempt.bind(metrics);
   const mailWorker = new OutboxWorker(
@@ -74,8 +77,8 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     mailSender(mail, { brands, fromAddress: config.mailFrom, photosDir: folder.dir }),
     {
       kinds: MAIL_KINDS,
-      // The SMTP pool holds 3 connections; a few more keep them busy while results are recorded.
-      maxInFlight: 5,
+      // Twice the pooled connections: each has its next mail ready while results are recorded.
+      maxInFlight: 2 * config.smtpMaxConnections,
       retryBaseMs: config.mailRetryBaseMs,
       maxAttempts: config.mailMaxAttempts,
       pollIntervalMs: config.mailPollIntervalMs,

@@ -23,6 +23,8 @@ export interface ServerConfig {
   smtpUrl: string;
   /** Sender address of every mail; the display name is "<Brand> Service". */
   mailFrom: string;
+  /** SMTP connections kept open; twice as many mails are under way at once. */
+  smtpMaxConnections: number;
   /** Host name the SMTP client greets with (EHLO); real mail servers refuse a bare host name. */
   smtpName: string;
   /** Mails to one unverified address (confirmation, dealer notice) per 24 hours; more are dropped silently. */
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     smtpUrl,
     mailFrom,
     smtpName: text(env, 'SMTP_NAME', mailFrom.split('@')[1]),
+    smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 50),
     mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
     publicUrl: httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL', `http://localhost:${port}`), { originOnly: true }),
     photoUrlSecret,

@@ -83,6 +83,7 @@ describe('service-desk mail over SMTP', () => {
     expect(mail.from?.value[0]).toEqual({ name: 'Ilve Service', address: 'service@portal.example.com' });
     expect(mail.replyTo?.value[0].address).toBe('klant@example.com');
     expect(mail.messageId).toMatch(/@portal\.example\.com>$/);
+    expect(mail.headers.get('x-repair-reference')).toBe(reference);
     expect(smtp.greetings).toContain('mx-out.portal.example.com');
 
     const lines = [

@@ -32,6 +32,8 @@ export function mailSender(transport: MailTransport, { brands, fromAddress, phot
       text: delivery.body,
       messageId: `<${delivery.messageId}@${domain}>`,
       attachments: desk ? deskAttachments(request, delivery.reference, brand?.serviceDesk.language ?? 'nl', photosDir) : undefined,
+      // Lets the desk's mail rules or ticket system file the mail under its request.
+      headers: { 'X-Repair-Reference': delivery.reference },
     });
   };
 }

@@ -17,6 +17,8 @@ export interface MailEnvelope {
   /** `<id@sender-domain>`, the same on every attempt. */
   messageId: string;
   attachments?: { filename: string; path: string; contentType: string }[];
+  /** Extra headers, e.g. X-Repair-Reference for the desk's mail rules. */
+  headers?: Record<string, string>;
 }
 
 /** Delivers one mail or throws (a DeliveryError marked permanent when the server refused it for good). */
@@ -32,21 +34,24 @@ export interface MailTransport {
 const TEMP_PREFIX = '.tmp-';
 
 function message(mail: MailEnvelope): Mail.Options {
-  const { from, to, replyTo, subject, text, messageId, attachments } = mail;
-  return { from, to, replyTo, subject, text, messageId, attachments };
+  const { from, to, replyTo, subject, text, messageId, attachments, headers } = mail;
+  return { from, to, replyTo, subject, text, messageId, attachments, headers };
 }
 
 /**
  * SMTP when a URL is configured; otherwise each mail becomes an .eml file
  * under `outboxDir` (development, and a record to inspect in tests).
  */
-export function createMailTransport(smtpUrl: string, smtpName: string, outboxDir: string): MailTransport {
-  return smtpUrl ? smtpTransport(smtpUrl, smtpName) : fileTransport(outboxDir);
+export function createMailTransport(
+  smtp: { url: string; name: string; maxConnections: number },
+  outboxDir: string,
+): MailTransport {
+  return smtp.url ? smtpTransport(smtp.url, smtp.name, smtp.maxConnections) : fileTransport(outboxDir);
 }
 
-function smtpTransport(smtpUrl: string, name: string): MailTransport {
+function smtpTransport(smtpUrl: string, name: string, maxConnections: number): MailTransport {
   // A pool keeps a few connections open instead of one per mail.
-  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 3, name });
+  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections, name });
   return {
     deliver: async (mail) => {
       try {
