@@ -153,7 +153,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     smtpName: text(env, 'SMTP_NAME', mailFrom.split('@')[1]),
     smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 50),
     mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
-    publicUrl: httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL', `http://localhost:${port}`), { originOnly: true }),
+    publicUrl: httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL', apiBase || `http://localhost:${port}`), { originOnly: true }),
     photoUrlSecret,
     photoUrlTtlMs: integer(env, 'PHOTO_URL_TTL_MS', 7 * 24 * 60 * MINUTE, 1000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
