@@ -36,26 +36,19 @@ export class PortalMetrics {
     );
     const oldest = db.prepare('SELECT MIN(COALESCE(queued_at, next_attempt_at)) AS at FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL');
     const rows = () => byKind.all() as { kind: string; pending: number; failed: number }[];
-    new Gauge({
-      name: 'portal_outbox_pending',
-      help: 'Deliveries queued and not yet delivered, by kind.',
-      labelNames: ['kind'],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const row of rows()) this.set({ kind: row.kind }, row.pending);
-      },
-    });
-    new Gauge({
-      name: 'portal_outbox_failed',
-      help: 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).',
-      labelNames: ['kind'],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const row of rows()) this.set({ kind: row.kind }, row.failed);
-      },
-    });
+    const byKindGauge = (name: string, help: string, column: 'pending' | 'failed') =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['kind'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const row of rows()) this.set({ kind: row.kind }, row[column]);
+        },
+      });
+    byKindGauge('portal_outbox_pending', 'Deliveries queued and not yet delivered, by kind.', 'pending');
+    byKindGauge('portal_outbox_failed', 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).', 'failed');
     new Gauge({
       name: 'portal_outbox_oldest_pending_age_seconds',
       help: 'Age of the oldest delivery still pending; 0 when none is.',

@@ -81,6 +81,17 @@ describe('POST /api/forms/:brand', () => {
     expect(await waitForMail(reference, 'dealer')).toContain('To: dealer@example.com');
   });
 
+  it('writes the service desk\'s mail, with both photos, as an .eml file when no SMTP server is set', async () => {
+    const [image1, image2] = await twoPhotos();
+    const res = await submit(server.url, 'ilve', simpleRequest(image1, image2));
+    const { reference } = (await res.json()) as { reference: string };
+    const desk = await waitForMail(reference, 'desk');
+    expect(desk).toContain('To: servicedesk@ilve.example.com');
+    expect(desk).toContain('Reply-To: klant@example.com');
+    expect(desk).toContain(`filename=${reference}-typeplaatje.jpg`);
+    expect(desk).toContain(`filename=${reference}-aankoopbon.png`);
+  });
+
   it('answers 404 for a brand that does not exist', async () => {
     const res = await submit(server.url, 'acme', simpleRequest('a.jpg', 'b.jpg'));
     expect(res.status).toBe(404);

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { formSchemas, requestFieldsInFormOrder } from '../../src/core/form-schemas';
+
+describe('requestFieldsInFormOrder', () => {
+  it('lists the request fields as the form shows them, photos at their pickers, hidden fields last', () => {
+    const { schema, uiSchema } = formSchemas.extended;
+    const order = requestFieldsInFormOrder(schema, uiSchema);
+    expect(order.slice(0, 3)).toEqual(['last_name', 'street_name', 'house_number']);
+    expect(order.indexOf('image1')).toBe(order.indexOf('description') + 1);
+    expect(order.indexOf('image2')).toBe(order.indexOf('image1') + 1);
+    expect(order).not.toContain('upload_1');
+    expect(new Set(order)).toEqual(new Set(Object.keys(schema.properties).filter((f) => !f.startsWith('upload_'))));
+  });
+});
