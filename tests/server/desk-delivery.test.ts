@@ -73,7 +73,7 @@ async function submitted(brand: string, body: Record<string, unknown>, headers: 
 const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value.map((v) => v.address));
 const stored = (name: string) => readFileSync(join(server.dataDir, 'photos', name));
 
-describe('service-desk mail over SMTP', () => {
+describe('service-desk mail over SMTP', { timeout: 30_000 }, () => {
   it('sends the desk every field in form order, both stored photos, Reply-To the customer', async () => {
     const [image1, image2] = await twoPhotos();
     const reference = await submitted('ilve', { ...simpleRequest(image1, image2), description: 'De oven wordt niet warm.\nAl twee dagen.' });
@@ -140,7 +140,7 @@ describe('service-desk mail over SMTP', () => {
   });
 });
 
-describe('mails to unverified addresses', () => {
+describe('mails to unverified addresses', { timeout: 30_000 }, () => {
   it('carry only the portal\'s words, the reference and the portal\'s brand, with Reply-To the desk', async () => {
     const [image1, image2] = await twoPhotos();
     const body = { ...simpleRequest(image1, image2), brand: 'Politie Nederland', last_name: 'Politie Nederland', description: 'Betaal €500 via deze link' };
@@ -174,7 +174,7 @@ describe('mails to unverified addresses', () => {
   });
 });
 
-describe('signed webhook', () => {
+describe('signed webhook', { timeout: 30_000 }, () => {
   it('is signed (standardwebhooks), retried with the same webhook-id after a 503, and its photo links work', async () => {
     receiver.answer = (_id, seenBefore) => (seenBefore === 0 ? 503 : 204);
     const [image1, image2] = await twoPhotos();
@@ -239,7 +239,7 @@ describe('signed webhook', () => {
   });
 });
 
-describe('/metrics', () => {
+describe('/metrics', { timeout: 30_000 }, () => {
   it('counts requests, uploads by outcome and reason, and the outbox by kind', async () => {
     await uploadPhoto(server.url, Buffer.from('<html>not a photo</html>'), 'x.jpg');
     const res = await fetch(`${server.url}/metrics`);

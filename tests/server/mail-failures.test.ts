@@ -12,7 +12,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('mail delivery failures', () => {
+describe('mail delivery failures', { timeout: 30_000 }, () => {
   it('makes SMTP down for good visible: one error log per mail with the reference, and /metrics', async () => {
     const logs: { level: number; msg: string; reference?: string; kind?: string }[] = [];
     const closedPort = await freePort();

@@ -41,7 +41,7 @@ function requests(...args: string[]): { out: string; status: number } {
   }
 }
 
-describe('npm run requests -- deliveries / redeliver', () => {
+describe('npm run requests -- deliveries / redeliver', { timeout: 60_000 }, () => {
   it('lists failed deliveries per destination, and replays one when the mail server is back', async () => {
     await expect
       .poll(() => requests('deliveries').out, { timeout: 15_000, interval: 300 })

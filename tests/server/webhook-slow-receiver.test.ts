@@ -46,7 +46,7 @@ describe('a receiver that never answers', () => {
     // The portal keeps serving while every webhook hangs.
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const db = new Database(join(server.dataDir, 'requests.db'), { readonly: true });
-    cleanup.push(() => db.close());
+    cleanup.push(() => void db.close());
     const timedOut = () =>
       db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE kind = 'webhook' AND attempts >= 1 AND last_error LIKE 'no answer within 300 ms%'").all() as { n: number }[];
     await expect.poll(() => timedOut()[0].n, { timeout: 20_000, interval: 100 }).toBe(5);
