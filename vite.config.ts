@@ -2,12 +2,12 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { brandCheckOverlay } from './src/cli/vite/brand-check-overlay.ts';
-import { brandRoutes, brandThemes } from './src/cli/vite/brand-modules.ts';
+import { brandFilesWithoutDesk, brandRoutes, brandThemes } from './src/cli/vite/brand-modules.ts';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), brandThemes(root), brandRoutes(root), brandCheckOverlay(root)],
+  plugins: [react(), brandThemes(root), brandRoutes(root), brandCheckOverlay(root), brandFilesWithoutDesk(root)],
   resolve: {
     alias: {
       // rjsf needs markdown only for opt-in markdown descriptions: see plain-markdown.tsx.

@@ -1,3 +1,4 @@
+import { join, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import type { Brand } from '../../core/types.ts';
 import { brandThemeCss } from '../../web/app/brand-theme-css.ts';
@@ -37,3 +38,22 @@ export const brandRoutes = (root: string): Plugin =>
     (brands) => `export default ${JSON.stringify(brands.map(({ id, countries }) => ({ id, countries })))};`,
     root,
   );
+
+/**
+ * The page gets brand files without their `serviceDesk`: where requests are
+ * delivered (desk addresses, webhook URL) is the server's business, not
+ * something to publish in every visitor's JavaScript.
+ */
+export function brandFilesWithoutDesk(root: string): Plugin {
+  const brandsDir = join(root, 'brands') + sep;
+  return {
+    name: 'repair-portal:brand-files-without-desk',
+    // Before Vite's JSON plugin turns the file into a module.
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.startsWith(brandsDir) || !id.endsWith('.json')) return undefined;
+      const { serviceDesk: _private, ...brand } = JSON.parse(code) as Record<string, unknown>;
+      return { code: JSON.stringify(brand), map: null };
+    },
+  };
+}
