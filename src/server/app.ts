@@ -8,7 +8,7 @@ import { formSchemas, photoRules } from '../core/form-schemas';
 import { loadBrands } from './brands';
 import type { ServerConfig } from './config';
 import { mailSender } from './mail/mail-sender';
-import { createMailTransport } from './mail/transport';
+import { createMailTransport, removeMailLeftovers } from './mail/transport';
 import { PortalMetrics } from './metrics';
 import { MAIL_KINDS } from './outbox/delivery';
 import { OutboxWorker } from './outbox/outbox-worker';
@@ -66,11 +66,9 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   await folder.removeStrays(registry.allNames(), config.photoTtlMs);
   const links = new PhotoLinks(photoLinkSecret(config.photoUrlSecret, config.dataDir), config.publicUrl, config.photoUrlTtlMs);
 
-  const mail = createMailTransport(
-    { url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections },
-    join(config.dataDir, 'outbox'),
-  );
-  await mail.removeLeftovers();
+  const outboxDir = join(config.dataDir, 'outbox');
+  await removeMailLeftovers(outboxDir);
+  const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, outboxDir);
   const onAttempt = metrics.deliveryAttempt.bind(metrics);
   const mailWorker = new OutboxWorker(
     db,

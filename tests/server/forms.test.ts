@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   extendedRequest,
@@ -85,11 +86,13 @@ describe('POST /api/forms/:brand', () => {
     const [image1, image2] = await twoPhotos();
     const res = await submit(server.url, 'ilve', simpleRequest(image1, image2));
     const { reference } = (await res.json()) as { reference: string };
-    const desk = await waitForMail(reference, 'desk');
-    expect(desk).toContain('To: servicedesk@ilve.example.com');
-    expect(desk).toContain('Reply-To: klant@example.com');
-    expect(desk).toContain(`filename=${reference}-typeplaatje.jpg`);
-    expect(desk).toContain(`filename=${reference}-aankoopbon.png`);
+    await waitForMail(reference, 'desk');
+    const [row] = query<{ id: number }>("SELECT o.id FROM outbox o JOIN requests r ON r.id = o.request_id WHERE r.reference = ? AND o.kind = 'desk'", reference);
+    const desk = await simpleParser(readFileSync(join(server.dataDir, 'outbox', `${row.id}-desk.eml`)));
+    expect(desk.replyTo?.value[0].address).toBe('klant@example.com');
+    expect(desk.subject).toContain(reference);
+    expect(desk.attachments.map((a) => a.filename)).toEqual([`${reference}-typeplaatje.jpg`, `${reference}-aankoopbon.png`]);
+    expect(desk.attachments[0].content.equals(readFileSync(join(server.dataDir, 'photos', image1)))).toBe(true);
   });
 
   it('answers 404 for a brand that does not exist', async () => {

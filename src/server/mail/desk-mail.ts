@@ -10,6 +10,9 @@ import { countryName, fieldLabel } from './page-texts';
 type PhotoField = 'image1' | 'image2';
 const PHOTO_FIELDS: PhotoField[] = ['image1', 'image2'];
 const DATE_FIELDS = new Set(['purchase_date', 'install_date']);
+const FIELD_ORDER = Object.fromEntries(
+  Object.entries(formSchemas).map(([variant, { schema, uiSchema }]) => [variant, requestFieldsInFormOrder(schema, uiSchema)]),
+) as Record<Brand['variant'], string[]>;
 
 /** `<reference>-typeplaatje.jpg`: the attachment's name in the desk's language, the stored file's extension. */
 export function photoFileName(reference: string, field: PhotoField, stored: string, language: Locale): string {
@@ -32,8 +35,7 @@ export function composeDeskMail(request: RepairRequest, brand: Brand, reference:
     `${t.received}: ${dateTimeForPeople(receivedAt, language)}`,
     '',
   ];
-  const { schema, uiSchema } = formSchemas[brand.variant];
-  for (const field of requestFieldsInFormOrder(schema, uiSchema)) {
+  for (const field of FIELD_ORDER[brand.variant]) {
     const label = labelOf(field, language);
     const value = shownValue(field, request, reference, language);
     // Long texts start on their own line, so the desk reads them as the customer wrote them.

@@ -26,8 +26,6 @@ export type Deliver = (mail: MailEnvelope) => Promise<void>;
 
 export interface MailTransport {
   deliver: Deliver;
-  /** Start-up: removes half-written .eml files a crash left behind (they hold personal data). */
-  removeLeftovers(): Promise<void>;
   close(): void;
 }
 
@@ -62,9 +60,14 @@ function smtpTransport(smtpUrl: string, name: string, maxConnections: number): M
         throw new DeliveryError(error instanceof Error ? error.message : String(error), code >= 500 && code < 600);
       }
     },
-    removeLeftovers: async () => {},
     close: () => transport.close(),
   };
+}
+
+/** Start-up: removes half-written .eml files a crash left behind (they hold personal data). */
+export async function removeMailLeftovers(outboxDir: string): Promise<void> {
+  const names = await readdir(outboxDir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => n.startsWith(TEMP_PREFIX)).map((n) => rm(join(outboxDir, n), { force: true })));
 }
 
 function fileTransport(outboxDir: string): MailTransport {
@@ -81,11 +84,6 @@ function fileTransport(outboxDir: string): MailTransport {
       await fsyncPath(temp);
       await rename(temp, join(outboxDir, `${mail.id}-${mail.kind}.eml`));
       await fsyncPath(outboxDir);
-    },
-    removeLeftovers: async () => {
-      await prepare();
-      const leftovers = (await readdir(outboxDir)).filter((name) => name.startsWith(TEMP_PREFIX));
-      await Promise.all(leftovers.map((name) => rm(join(outboxDir, name), { force: true })));
     },
     close: () => transport.close(),
   };
