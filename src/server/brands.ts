@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { indexBrands } from '../core/brands';
 import type { Brand } from '../core/types';
+import { ConfigError } from './config';
 
 /** Reads brands/*.json once at start (a new brand is a new file and a restart). */
 export async function loadBrands(dir: string): Promise<Map<string, Brand>> {
@@ -10,6 +11,8 @@ export async function loadBrands(dir: string): Promise<Map<string, Brand>> {
     files.map(async (file) => {
       const brand = JSON.parse(await readFile(join(dir, file), 'utf8')) as Brand;
       if (brand.id !== basename(file, '.json')) throw new Error(`brands/${file}: id "${brand.id}" must equal the file name`);
+      // Requests of a brand without a desk would reach no one: refuse to serve it (npm run validate explains).
+      if (!brand.serviceDesk?.emails?.length) throw new ConfigError(`brands/${file} has no serviceDesk.emails; run npm run validate`);
       return brand;
     }),
   );

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
@@ -47,6 +47,16 @@ describe('mail delivery failures', { timeout: 30_000 }, () => {
     await again.close();
     expect(existsSync(join(outbox, '.tmp-left-by-a-crash'))).toBe(false);
     expect(existsSync(join(outbox, '7-confirmation.eml'))).toBe(true);
+  });
+
+  it('refuses to start with a brand that has no service desk', async () => {
+    server = await startTestServer();
+    await server.app.close();
+    const brandsDir = brandsWith({});
+    const file = join(brandsDir, 'ilve.json');
+    const { serviceDesk: _desk, ...brand } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify(brand));
+    await expect(buildApp({ ...server.config, brandsDir })).rejects.toThrow(/ilve\.json has no serviceDesk/);
   });
 
   it('refuses to start when a brand names a webhook secret that is not set', async () => {
