@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { DeliveryKind } from './outbox/delivery';
 import type { AttemptOutcome } from './outbox/outbox-worker';
 import type { Db } from './storage/database';
@@ -30,6 +30,8 @@ export class PortalMetrics {
   });
 
   constructor(db: Db) {
+    // Process figures (CPU, memory, event-loop lag) beside the portal's own.
+    collectDefaultMetrics({ register: this.registry });
     const byKind = db.prepare(
       `SELECT kind, SUM(sent_at IS NULL AND failed_at IS NULL) AS pending, SUM(failed_at IS NOT NULL) AS failed
        FROM outbox GROUP BY kind`,

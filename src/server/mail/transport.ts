@@ -48,8 +48,17 @@ export function createMailTransport(
 }
 
 function smtpTransport(smtpUrl: string, name: string, maxConnections: number): MailTransport {
-  // A pool keeps a few connections open instead of one per mail.
-  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections, name });
+  // A pool keeps a few connections open instead of one per mail. Nodemailer's own timeouts
+  // (2 min to connect, 10 min of silence) would let a stuck server hold every slot for long.
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections,
+    name,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+  });
   return {
     deliver: async (mail) => {
       try {
