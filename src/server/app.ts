@@ -10,7 +10,6 @@ import type { ServerConfig } from './config';
 import { mailSender } from './mail/mail-sender';
 import { createMailTransport, removeMailLeftovers } from './mail/transport';
 import { PortalMetrics } from './metrics';
-import { MAIL_KINDS } from './outbox/delivery';
 import { OutboxWorker } from './outbox/outbox-worker';
 import { PhotoFolder } from './photos/photo-folder';
 import { PhotoIntake } from './photos/photo-intake';
@@ -74,7 +73,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     db,
     mailSender(mail, { brands, fromAddress: config.mailFrom, photosDir: folder.dir }),
     {
-      kinds: MAIL_KINDS,
+      channel: 'mail',
       // Twice the pooled connections: each has its next mail ready while results are recorded.
       maxInFlight: 2 * config.smtpMaxConnections,
       retryBaseMs: config.mailRetryBaseMs,
@@ -96,7 +95,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     db,
     webhooks.deliver,
     {
-      kinds: ['webhook'],
+      channel: 'webhook',
       maxInFlight: config.webhookMaxInFlight,
       retryBaseMs: config.webhookRetryBaseMs,
       maxAttempts: config.webhookMaxAttempts,

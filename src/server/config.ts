@@ -23,7 +23,10 @@ export interface ServerConfig {
   smtpUrl: string;
   /** Sender address of every mail; the display name is "<Brand> Service". */
   mailFrom: string;
-  /** SMTP connections kept open; twice as many mails are under way at once. */
+  /**
+   * SMTP connections kept open; twice as many mails are under way at once. Each mail takes
+   * several round trips, so on a busy machine the count, not the CPU, limits mails per second.
+   */
   smtpMaxConnections: number;
   /** Host name the SMTP client greets with (EHLO); real mail servers refuse a bare host name. */
   smtpName: string;
@@ -151,7 +154,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     smtpUrl,
     mailFrom,
     smtpName: text(env, 'SMTP_NAME', mailFrom.split('@')[1]),
-    smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 50),
+    smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 10, 1, 50),
     mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
     publicUrl: httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL', apiBase || `http://localhost:${port}`), { originOnly: true }),
     photoUrlSecret,

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { DeliveryKind } from './outbox/delivery';
+import { DELIVERY_KINDS, type DeliveryKind } from './outbox/delivery';
 import type { AttemptOutcome } from './outbox/outbox-worker';
 import type { Db } from './storage/database';
 
@@ -32,25 +32,23 @@ export class PortalMetrics {
   constructor(db: Db) {
     // Process figures (CPU, memory, event-loop lag) beside the portal's own.
     collectDefaultMetrics({ register: this.registry });
-    const byKind = db.prepare(
-      `SELECT kind, SUM(sent_at IS NULL AND failed_at IS NULL) AS pending, SUM(failed_at IS NOT NULL) AS failed
-       FROM outbox GROUP BY kind`,
-    );
+    const pending = db.prepare('SELECT kind, COUNT(*) AS n FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL GROUP BY kind');
+    const failed = db.prepare('SELECT kind, COUNT(*) AS n FROM outbox WHERE failed_at IS NOT NULL GROUP BY kind');
     const oldest = db.prepare('SELECT MIN(COALESCE(queued_at, next_attempt_at)) AS at FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL');
-    const rows = () => byKind.all() as { kind: string; pending: number; failed: number }[];
-    const byKindGauge = (name: string, help: string, column: 'pending' | 'failed') =>
+    const byKindGauge = (name: string, help: string, counts: typeof pending) =>
       new Gauge({
         name,
         help,
         labelNames: ['kind'],
         registers: [this.registry],
         collect() {
-          this.reset();
-          for (const row of rows()) this.set({ kind: row.kind }, row[column]);
+          // Every kind is present, 0 included, so an alert never meets a missing series.
+          for (const kind of DELIVERY_KINDS) this.set({ kind }, 0);
+          for (const row of counts.all() as { kind: string; n: number }[]) this.set({ kind: row.kind }, row.n);
         },
       });
-    byKindGauge('portal_outbox_pending', 'Deliveries queued and not yet delivered, by kind.', 'pending');
-    byKindGauge('portal_outbox_failed', 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).', 'failed');
+    byKindGauge('portal_outbox_pending', 'Deliveries queued and not yet delivered, by kind.', pending);
+    byKindGauge('portal_outbox_failed', 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).', failed);
     new Gauge({
       name: 'portal_outbox_oldest_pending_age_seconds',
       help: 'Age of the oldest delivery still pending; 0 when none is.',

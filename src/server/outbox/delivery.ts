@@ -1,9 +1,12 @@
 /** What goes out for a request: mails to people, the desk's mail, the ticketing webhook. */
-export type DeliveryKind = 'confirmation' | 'dealer' | 'desk' | 'webhook';
+export const DELIVERY_KINDS = ['confirmation', 'dealer', 'desk', 'webhook'] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** Mails to addresses the portal has not verified: counted against the per-recipient limit. */
 export const UNVERIFIED_KINDS: readonly DeliveryKind[] = ['confirmation', 'dealer'];
-export const MAIL_KINDS: readonly DeliveryKind[] = ['confirmation', 'dealer', 'desk'];
+
+/** Mails and webhooks are sent by separate workers, each with its own limits. */
+export type Channel = 'mail' | 'webhook';
 
 /** A delivery to queue with its request, in the same transaction. */
 export interface QueuedDelivery {

@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../storage/database';
-import { DeliveryError, type DeliveryKind, type DueDelivery } from './delivery';
+import { DeliveryError, type Channel, type DeliveryKind, type DueDelivery } from './delivery';
 import { retryDelayMs } from './retry-policy';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
 
 export interface OutboxWorkerOptions {
-  kinds: readonly DeliveryKind[];
+  channel: Channel;
   /** Deliveries under way at once: a slow receiver holds at most this many. */
   maxInFlight: number;
   retryBaseMs: number;
@@ -43,12 +43,12 @@ export class OutboxWorker {
     private readonly log: FastifyBaseLogger,
     private readonly onAttempt: (kind: DeliveryKind, outcome: AttemptOutcome) => void = () => {},
   ) {
-    const kinds = options.kinds.map((k) => `'${k}'`).join(', ');
     this.due = db.prepare(
       `SELECT o.id, o.kind, o.recipient, o.subject, o.body, o.attempts, COALESCE(o.message_id, 'outbox-' || o.id) AS messageId,
               r.reference, r.brand, r.payload
        FROM outbox o JOIN requests r ON r.id = o.request_id
-       WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ? AND o.kind IN (${kinds})
+       WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND (o.kind = 'webhook') = ${options.channel === 'webhook' ? 1 : 0}
+         AND o.next_attempt_at <= ?
        ORDER BY o.id LIMIT ?`,
     );
     const markSent = db.prepare('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?');
