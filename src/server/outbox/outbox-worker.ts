@@ -21,11 +21,12 @@ interface Result {
 }
 
 /**
- * Delivers queued outbox rows of some kinds, oldest first, at most
- * `maxInFlight` at once; each delivery runs on its own, so one slow receiver
- * does not hold back the others. Results are recorded together at each poll
- * (one commit for many, off the path of new deliveries). A row counts as delivered only once recorded:
- * after a crash it is sent again with the same message id (at least once).
+ * Delivers the queued outbox rows of one channel (mail or webhook), oldest
+ * first, at most `maxInFlight` at once; each delivery runs on its own, so one
+ * slow receiver does not hold back the others. Results are recorded together
+ * at each poll (one commit for many, off the path of new deliveries). A row
+ * counts as delivered only once recorded: after a crash it is sent again with
+ * the same message id (at least once).
  */
 export class OutboxWorker {
   private readonly due;
