@@ -6,8 +6,10 @@
  * - durable submits/s and p99 at 50 connections: autocannon posts valid
  *   requests with unique Idempotency-Keys; each names two photos registered
  *   beforehand straight in the photos table (the bench-only shortcut: no
- *   image decoding), so every submit still runs validation, the photo claim,
- *   the outbox insert and the group commit with fsync before its 201;
+ *   image decoding; a small JPEG file each, which the desk's mail attaches),
+ *   so every submit still runs validation, the photo claim, the outbox
+ *   inserts and the group commit with fsync before its 201, while the
+ *   server mails (as .eml files) beside it;
  * - time to refuse a 33 MB upload (declared length; the streamed case in detail);
  * - server RSS growth during 8 concurrent 30 MB photo uploads (real JPEGs,
  *   decoded and re-encoded).
@@ -107,14 +109,14 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Photo names registered as uploaded, two per submit to come; with `bytes`, each also gets that file. */
-export function seedPhotos(dataDir: string, count: number, bytes?: Buffer): string[] {
+/** Photo names registered as uploaded, two per submit to come, each a file of `bytes` (the desk's mail attaches them). */
+export function seedPhotos(dataDir: string, count: number, bytes: Buffer): string[] {
   const db = openDatabase(dataDir);
   const registry = new PhotoRegistry(db);
   const names = Array.from({ length: count }, () => `${randomUUID()}.jpg`);
   db.transaction(() => names.forEach((n) => registry.register(n)))();
   db.close();
-  if (bytes) for (const name of names) writeFileSync(join(dataDir, 'photos', name), bytes);
+  for (const name of names) writeFileSync(join(dataDir, 'photos', name), bytes);
   return names;
 }
 
@@ -291,7 +293,8 @@ export async function runServerBench(): Promise<BenchFigure[]> {
   const server = await startServer();
   try {
     // Seeded up front: a bench write transaction during the load would stall the server's writes.
-    const photos = seedPhotos(server.dataDir, 2 * (WARMUP_SUBMITS + MEASURED_SUBMITS));
+    const smallPhoto = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c0392b' } }).jpeg().toBuffer();
+    const photos = seedPhotos(server.dataDir, 2 * (WARMUP_SUBMITS + MEASURED_SUBMITS), smallPhoto);
     await submitLoad(server, WARMUP_SUBMITS, photos.slice(0, 2 * WARMUP_SUBMITS));
     const busyBefore = loadavg()[0];
     // CPU per submit tells whether the server or the load generator limits the rate on 2 shared cores.

@@ -21,10 +21,10 @@ interface Result {
 }
 
 /**
- * Delivers the queued outbox rows of one channel (mail or webhook), oldest
- * first, at most `maxInFlight` at once; each delivery runs on its own, so one
+ * Delivers the queued outbox rows of one channel (mail or webhook), the
+ * longest due first, at most `maxInFlight` at once; each delivery runs on its own, so one
  * slow receiver does not hold back the others. Results are recorded together
- * at each poll (one commit for many, off the path of new deliveries). A row
+ * at each poll (one commit for many). A row
  * counts as delivered only once recorded: after a crash it is sent again with
  * the same message id (at least once).
  */
@@ -34,6 +34,7 @@ export class OutboxWorker {
   private readonly inFlight = new Map<number, Promise<void>>();
   private finished: Result[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private launchedThisPoll = 0;
   private launchScheduled = false;
   private stopped = false;
 
@@ -50,7 +51,7 @@ export class OutboxWorker {
        FROM outbox o JOIN requests r ON r.id = o.request_id
        WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND (o.kind = 'webhook') = ${options.channel === 'webhook' ? 1 : 0}
          AND o.next_attempt_at <= ?
-       ORDER BY o.id LIMIT ?`,
+       ORDER BY o.next_attempt_at, o.id LIMIT ?`,
     );
     const markSent = db.prepare('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?');
     const markFailedAttempt = db.prepare(
@@ -85,19 +86,21 @@ export class OutboxWorker {
 
   private poll(): void {
     this.record();
+    this.launchedThisPoll = 0;
     this.launch();
   }
 
   /**
-   * Starts due deliveries into the free slots. Runs at every poll and as soon
-   * as a slot frees up, so a fast receiver is kept busy; results wait for the
-   * next poll, where they share one commit.
+   * Starts due deliveries into the free slots, at each poll and as soon as a
+   * slot frees up, but at most 2 × maxInFlight per poll interval: a fast
+   * receiver is kept busy, and a burst of submits is still stored at full
+   * speed while its deliveries follow within seconds.
    */
   private launch(): void {
     this.launchScheduled = false;
-    const free = this.options.maxInFlight - this.inFlight.size;
-    if (free <= 0 || this.stopped) return;
-    // Finished but not yet recorded rows still look due: skip them too.
+    const free = Math.min(this.options.maxInFlight - this.inFlight.size, 2 * this.options.maxInFlight - this.launchedThisPoll);
+    if (free <= 0) return;
+    // Finished rows wait for the next poll to be recorded and still look due: skip them too.
     const busy = new Set([...this.inFlight.keys(), ...this.finished.map((r) => r.delivery.id)]);
     let rows: DueDelivery[];
     try {
@@ -107,6 +110,7 @@ export class OutboxWorker {
       return;
     }
     for (const delivery of rows.filter((d) => !busy.has(d.id)).slice(0, free)) {
+      this.launchedThisPoll++;
       const run = this.deliver(delivery).then(
         () => this.finish({ delivery, outcome: 'delivered' }),
         (error: unknown) => this.finish({ delivery, outcome: this.judge(delivery, error), error: error ?? new Error('delivery failed') }),
@@ -124,7 +128,7 @@ export class OutboxWorker {
   private finish(result: Result): void {
     this.finished.push(result);
     this.inFlight.delete(result.delivery.id);
-    if (!this.launchScheduled) {
+    if (!this.launchScheduled && !this.stopped) {
       this.launchScheduled = true;
       setImmediate(() => this.launch());
     }

@@ -52,13 +52,15 @@ CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(id) WHERE sent_at IS NULL AN
 const OUTBOX_COLUMNS: Record<string, string> = { message_id: 'TEXT', queued_at: 'INTEGER' };
 
 // Created after the columns exist: the per-recipient mail limit counts by (recipient, queued_at).
-// Each delivery worker (mail, webhook) reads the head of its own pending rows: without the
-// channel in the index, the webhook worker scanned the whole mail backlog at every look.
-// /metrics counts pending and failed rows by kind without reading the delivered ones.
+// Each delivery worker (mail, webhook) reads its own due rows, earliest first: without the
+// channel in the index the webhook worker scanned the whole mail backlog at every look, and
+// ordered by id alone, rows waiting for a retry piled up at the head and were skipped at
+// every look (measured: 17 s of 53 s CPU with 80k mails failing). /metrics counts pending
+// and failed rows by kind without reading the delivered ones.
 const INDEXES = `
 CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox(recipient, queued_at);
 CREATE INDEX IF NOT EXISTS outbox_request ON outbox(request_id);
-CREATE INDEX IF NOT EXISTS outbox_pending_channel ON outbox((kind = 'webhook'), id) WHERE sent_at IS NULL AND failed_at IS NULL;
+CREATE INDEX IF NOT EXISTS outbox_due_by_channel ON outbox((kind = 'webhook'), next_attempt_at, id) WHERE sent_at IS NULL AND failed_at IS NULL;
 CREATE INDEX IF NOT EXISTS outbox_failed ON outbox(kind) WHERE failed_at IS NOT NULL;
 `;
 
