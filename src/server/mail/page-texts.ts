@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Locale } from '../../core/types';
+import fr from '../../web/i18n/fr.json';
+import nl from '../../web/i18n/nl.json';
 
 interface PageTexts {
   fields: Record<string, string>;
@@ -8,14 +9,8 @@ interface PageTexts {
   countries: Record<string, string>;
 }
 
-// The desk reads the labels and country names the customer saw: the page's own translation
-// files, read as data (the server never imports page code).
-const texts = Object.fromEntries(
-  (['nl', 'fr'] as const).map((locale) => [
-    locale,
-    JSON.parse(readFileSync(new URL(`../../web/i18n/${locale}.json`, import.meta.url), 'utf8')) as PageTexts,
-  ]),
-) as Record<Locale, PageTexts>;
+// The desk reads the labels and country names the customer saw: the page's own translations (data only).
+const texts: Record<Locale, PageTexts> = { nl, fr };
 
 /** A field's label as the form shows it, without the "(optional)" hint; undefined if the form has none. */
 export function fieldLabel(field: string, locale: Locale): string | undefined {
