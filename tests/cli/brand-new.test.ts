@@ -47,6 +47,16 @@ describe('npm run brand -- new <id> --like <id>', () => {
     expect(validateProject(root).problems).toEqual([]);
   });
 
+  it('never copies the old brand\'s service desk or webhook', () => {
+    const teka = JSON.parse(read('brands/teka.json'));
+    teka.serviceDesk = { emails: ['planning@teka.example.com'], language: 'fr', webhook: { url: 'https://tickets.example.com/teka', secretEnv: 'TEKA_WEBHOOK_SECRET' } };
+    writeFileSync(join(root, 'brands/teka.json'), JSON.stringify(teka));
+    expect(run('new', 'acme', '--like', 'teka')).toBe(0);
+    const acme = JSON.parse(read('brands/acme.json'));
+    expect(acme.serviceDesk).toEqual({ emails: ['servicedesk@acme.example.com'], language: 'fr' });
+    expect(acme.notes).toMatch(/the service desk's e-mail under serviceDesk/);
+  });
+
   it('turns the footer details into obvious placeholders', () => {
     expect(run('new', 'acme', '--like', 'ilve')).toBe(0);
     expect(JSON.parse(read('brands/acme.json')).footer).toEqual({

@@ -30,13 +30,16 @@ export function copyBrandData(source: Record<string, unknown>, names: CopyNames,
   data.logo = assets.logo;
   data.favicon = assets.favicon;
   if (isRecord(data.footer)) data.footer = placeholderFooter(data.footer, names.name);
+  // Never the old brand's desk or webhook (its secret belongs to that brand's ticketing system).
+  if (isRecord(data.serviceDesk)) data.serviceDesk = { emails: [`servicedesk@${names.id}.example.com`], language: data.serviceDesk.language };
   if (isRecord(data.brandField) && Array.isArray(data.brandField.options)) {
     data.brandField.options = data.brandField.options.map((_option, i) => `${names.name} ${i + 1} ${PLACEHOLDER}`);
   }
   data.notes =
     `Made by npm run brand -- new ${names.id} --like ${names.fromId}. Placeholders to replace before going live: ` +
     `the colours under theme (still those of ${names.fromName}), the logo and favicon (copies of ${names.fromName}'s), ` +
-    `the footer details marked ${PLACEHOLDER}, every ${EXAMPLE_HOST} web address` +
+    `the footer details marked ${PLACEHOLDER}, every ${EXAMPLE_HOST} web address, ` +
+    `the service desk's e-mail under serviceDesk (and its webhook, if it has one)` +
     (isRecord(data.brandField) && Array.isArray(data.brandField.options) ? ', the dropdown options under brandField' : '') +
     '. Remove this note once none are left.';
   return { $schema: data.$schema, notes: data.notes, ...data };
