@@ -12,7 +12,7 @@ import { PhotoFolder } from './photos/photo-folder';
 import { PhotoIntake } from './photos/photo-intake';
 import { schedulePhotoSweep } from './photos/photo-sweep';
 import { installDrainOnClose } from './plugins/drain-on-close';
-import { installErrorHandler } from './plugins/error-handler';
+import { installErrorHandler, sendError } from './plugins/error-handler';
 import { installSecurityHeaders } from './plugins/security-headers';
 import { loadPortalPages } from './portal-pages';
 import { formsRoute } from './routes/forms';
@@ -41,6 +41,8 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Should a route ever declare a schema, judge it as the page does (no coercion, no removal).
     ajv: { customOptions: { ...repairAjvOptions } },
+    // A bad URL or an overlong parameter is refused before routing: same body shape as every other error.
+    frameworkErrors: (error, req, reply) => sendError(error, req, reply),
   });
   app.server.headersTimeout = config.headersTimeoutMs;
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { buildApp } from '../../src/server/app';
+import { buildApp, type AppOptions } from '../../src/server/app';
 import { loadConfig, type ServerConfig } from '../../src/server/config';
 import { simpleRequest } from '../fixtures/requests';
 
@@ -31,11 +31,10 @@ export function makeWebRoot(dir: string, extra: Record<string, string> = {}): st
   return dir;
 }
 
-/** A real server on 127.0.0.1 with a fresh DATA_DIR; rate limits high unless `env` says otherwise. */
-export async function startTestServer(env: Record<string, string> = {}, webFiles: Record<string, string> = {}): Promise<TestServer> {
-  const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
+/** The server's config for a fresh temp folder; rate limits high unless `env` says otherwise. */
+export function testConfig(root: string, env: Record<string, string> = {}, webFiles: Record<string, string> = {}): ServerConfig {
   const webRoot = makeWebRoot(join(root, 'web'), webFiles);
-  const config = loadConfig({
+  return loadConfig({
     DATA_DIR: join(root, 'data'),
     WEB_ROOT: webRoot,
     BRANDS_DIR: join(process.cwd(), 'brands'),
@@ -45,6 +44,31 @@ export async function startTestServer(env: Record<string, string> = {}, webFiles
     MIN_FREE_DISK_MB: '0',
     ...env,
   });
+}
+
+/** The app on a fresh DATA_DIR, not listening: for `app.inject()`. */
+export async function buildTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestServer> {
+  const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
+  const config = testConfig(root, env);
+  const app = await buildApp(config, options);
+  return {
+    app,
+    url: '',
+    config,
+    dataDir: config.dataDir,
+    webRoot: config.webRoot,
+    async dispose() {
+      await app.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real server on 127.0.0.1 with a fresh DATA_DIR; rate limits high unless `env` says otherwise. */
+export async function startTestServer(env: Record<string, string> = {}, webFiles: Record<string, string> = {}): Promise<TestServer> {
+  const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
+  const config = testConfig(root, env, webFiles);
+  const webRoot = config.webRoot;
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -1,27 +1,52 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error';
 
 /** Errors that mean "out of storage": the client may retry later, and must not see the internals. */
 const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
 
 /**
- * Every error becomes `{"error": "<plain message>"}`: our HttpErrors and
- * Fastify's client errors (4xx) as they are, a full disk as 503, anything
- * else as a bare 500. Internals go to the log only.
+ * Plain words for the framework's own client errors. Its messages may quote
+ * the path, a header or the body, so they go to the log, never to the client.
+ */
+const CLIENT_MESSAGES: Record<number, string> = {
+  400: 'The request is malformed.',
+  404: 'Not found.',
+  413: 'The request body is too large.',
+  414: 'The address is too long.',
+  415: 'Unsupported content type.',
+  429: 'Too many requests. Please try again later.',
+};
+
+function clientMessage(status: number): string {
+  return CLIENT_MESSAGES[status] ?? `${STATUS_CODES[status] ?? 'Bad request'}.`;
+}
+
+/**
+ * Every error becomes `{"error": "<plain message>"}` (plus `fields` for a
+ * refused form): our HttpErrors as they are, Fastify's client errors (4xx)
+ * in plain words, a full disk as 503, anything else as a bare 500.
+ * Client errors are logged at info level, internals at error level, and
+ * neither reaches the client.
  */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, req, reply) => {
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send({ error: error.message, ...error.details });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send({ error: error.message });
-    }
-    req.log.error({ err: error }, 'request failed');
-    if (STORAGE_FULL.has(error.code)) {
-      return reply.code(503).header('retry-after', '60').send({ error: 'The service is temporarily unable to store requests. Please try again later.' });
-    }
-    return reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
-  });
+  app.setErrorHandler((error: FastifyError, req, reply) => sendError(error, req, reply));
+}
+
+/** Also Fastify's `frameworkErrors` (a bad URL, an overlong parameter), which bypass the error handler. */
+export function sendError(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    if (error.statusCode < 500) req.log.info({ statusCode: error.statusCode, reason: error.message }, 'request refused');
+    return reply.code(error.statusCode).send({ error: error.message, ...error.details });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    req.log.info({ statusCode: status, code: error.code, reason: error.message }, 'request refused');
+    return reply.code(status).send({ error: clientMessage(status) });
+  }
+  req.log.error({ err: error }, 'request failed');
+  if (STORAGE_FULL.has(error.code)) {
+    return reply.code(503).header('retry-after', '60').send({ error: 'The service is temporarily unable to store requests. Please try again later.' });
+  }
+  return reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
 }

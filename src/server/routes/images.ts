@@ -18,6 +18,20 @@ const EXTRA_PART_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIE
 const ONE_IMAGE = 'Send exactly one file, in the field "image".';
 
 /**
+ * What went wrong while reading the body: our own refusals as they are, a
+ * server-side fault (a file-system call failed) as it is, and anything the
+ * multipart parser threw (no boundary, a part cut off, a malformed header)
+ * as the client's malformed request.
+ */
+function asClientError(error: unknown): unknown {
+  const { code, syscall, statusCode } = error as { code?: string; syscall?: string; statusCode?: number };
+  if (error instanceof HttpError || syscall !== undefined) return error;
+  if (EXTRA_PART_CODES.has(code ?? '')) return new HttpError(400, ONE_IMAGE);
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return error;
+  return new HttpError(400, `The upload is not well-formed multipart/form-data. ${ONE_IMAGE}`);
+}
+
+/**
  * POST /api/forms/images: one photo in the multipart field `image` →
  * `{"filename": "<uuid>.jpg|png"}`. Oversized uploads are refused before
  * reading (declared length) or the moment they pass the limit, with
@@ -51,7 +65,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         if (received) await intake.discard(received);
         // The rest of the body may be unread: never reuse this connection.
         reply.header('connection', 'close');
-        throw EXTRA_PART_CODES.has((error as { code?: string }).code ?? '') ? new HttpError(400, ONE_IMAGE) : error;
+        throw asClientError(error);
       }
       return reply.code(201).send({ filename: await intake.store(received) });
     },
