@@ -1,6 +1,6 @@
 /**
  * Service-desk export of stored repair requests (there is no public read API):
- *   npm run requests -- export [--format jsonl|csv] [--out file]
+ *   npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]
  * Reads DATA_DIR (default ./data) read-only; safe while the server runs.
  */
 import { createWriteStream } from 'node:fs';
@@ -23,19 +23,22 @@ interface StoredRow {
 const FIELDS = [...new Set(Object.values(formSchemas).flatMap(({ schema }) => requestFields(schema)))];
 const COLUMNS = ['reference', 'created_at', 'brand_id', 'variant', 'locale', ...FIELDS];
 
+/** Comma for most spreadsheets; Dutch and French ones (decimal comma) expect a semicolon. */
+const SEPARATORS = [',', ';'];
+
 /**
- * A CSV cell; text a spreadsheet would run as a formula (=, @, +/- not
- * followed by a digit, tab, CR) gets a leading apostrophe. Phone numbers
- * like +31… stay as they are.
+ * A CSV cell as OWASP advises against CSV injection: a cell starting with
+ * = + - @ tab or CR gets a leading apostrophe, so a spreadsheet shows it as
+ * text (a phone number +31… reads as '+31…), and every cell is quoted.
  */
 export function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
+  if (value === undefined || value === null) return '""';
   let text = String(value);
-  if (/^[=@\t\r]|^[+-](?![\d\s(])/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function exportLine(row: StoredRow, format: 'jsonl' | 'csv'): string {
+export function exportLine(row: StoredRow, format: 'jsonl' | 'csv', separator = ','): string {
   const record: Record<string, unknown> = {
     reference: row.reference,
     created_at: new Date(row.created_at).toISOString(),
@@ -44,26 +47,32 @@ export function exportLine(row: StoredRow, format: 'jsonl' | 'csv'): string {
     locale: row.locale,
     ...(JSON.parse(row.payload) as Record<string, unknown>),
   };
-  return format === 'jsonl' ? JSON.stringify(record) : COLUMNS.map((c) => csvCell(record[c])).join(',');
+  return format === 'jsonl' ? JSON.stringify(record) : COLUMNS.map((c) => csvCell(record[c])).join(separator);
 }
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { format: { type: 'string', default: 'jsonl' }, out: { type: 'string' } },
+    options: {
+      format: { type: 'string', default: 'jsonl' },
+      out: { type: 'string' },
+      separator: { type: 'string', default: ',' },
+    },
   });
-  const format = values.format;
-  if (positionals[0] !== 'export' || (format !== 'jsonl' && format !== 'csv')) {
-    console.error('usage: npm run requests -- export [--format jsonl|csv] [--out file]');
+  const { format, separator } = values;
+  if (positionals[0] !== 'export' || (format !== 'jsonl' && format !== 'csv') || !SEPARATORS.includes(separator)) {
+    console.error("usage: npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]");
     process.exit(2);
   }
   const db = openDatabase(resolve(process.env.DATA_DIR ?? './data'), { readonly: true });
   const out = values.out ? createWriteStream(values.out, { flags: 'wx', mode: 0o600 }) : process.stdout;
-  const write = (line: string) => new Promise<void>((done) => (out.write(`${line}\n`) ? done() : out.once('drain', done)));
-  if (format === 'csv') await write(COLUMNS.join(','));
+  // CSV records end in CRLF (RFC 4180); JSON lines in LF.
+  const end = format === 'csv' ? '\r\n' : '\n';
+  const write = (line: string) => new Promise<void>((done) => (out.write(`${line}${end}`) ? done() : out.once('drain', done)));
+  if (format === 'csv') await write(COLUMNS.map(csvCell).join(separator));
   let count = 0;
   for (const row of db.prepare('SELECT reference, created_at, brand, variant, locale, payload FROM requests ORDER BY id').iterate()) {
-    await write(exportLine(row as StoredRow, format));
+    await write(exportLine(row as StoredRow, format, separator));
     count++;
   }
   db.close();
