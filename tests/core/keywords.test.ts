@@ -55,3 +55,15 @@ describe('postalCode keyword', () => {
     expect(errorsOf('simple', withPatch('simple', { ...code, country: 'nl' }))).toEqual({ postal_code: ['Ongeldige postcode'] });
   });
 });
+
+describe('text rules in the form schemas', () => {
+  it.each(['simple', 'extended'] as Variant[])('%s: every free text refuses control characters, every required one blanks', (variant) => {
+    const { schema } = formSchemas[variant];
+    for (const [name, prop] of Object.entries(schema.properties) as [string, Record<string, unknown>][]) {
+      const freeText = prop.type === 'string' && !prop.format && !prop.pattern && !prop.enum;
+      if (!freeText) continue;
+      expect(prop.plainText, name).toMatch(/^lines?$/);
+      expect(prop.filled === true, name).toBe(schema.required.includes(name));
+    }
+  });
+});

@@ -135,3 +135,23 @@ export function submit(url: string, brand: string, body: unknown, headers: Recor
     body: JSON.stringify(body),
   });
 }
+
+/** A multipart body with one file part, as a browser sends it (or cut short / altered by the caller). */
+export function multipartBody(bytes: Buffer, { field = 'image', name = 'photo.jpg', type = 'image/jpeg', boundary = 'testboundary42' } = {}) {
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`;
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, accept: 'application/json' },
+    payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+  };
+}
+
+/** Uploads a photo through `app.inject()`; returns its stored name. */
+export async function injectUpload(app: FastifyInstance, bytes: Buffer, type = 'image/png', remoteAddress = '127.0.0.1'): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/forms/images', remoteAddress, ...multipartBody(bytes, { type, name: type === 'image/png' ? 'a.png' : 'a.jpg' }) });
+  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { filename: string }).filename;
+}
+
+export function injectSubmit(app: FastifyInstance, brand: string, body: unknown, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url: `/api/forms/${brand}`, headers: { accept: 'application/json', ...headers }, payload: body as object });
+}
