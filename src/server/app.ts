@@ -24,6 +24,13 @@ import { PhotoRegistry } from './storage/photo-registry';
 import { RequestStore } from './storage/request-store';
 import { RequestValidator } from './validation/request-validator';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The request store, for health checks and tests that need to see its writer. */
+    requestStore: RequestStore;
+  }
+}
+
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
@@ -84,6 +91,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     db.close();
   });
 
+  app.decorate('requestStore', store);
   installErrorHandler(app);
   installDrainOnClose(app);
   await installSecurityHeaders(app, config);
@@ -92,7 +100,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
 
   const rules = uploadRules();
   const intake = new PhotoIntake(folder, registry, rules, config.maxPhotoPixels, config.photoDecodeConcurrency);
-  await app.register(healthRoutes, { db, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
+  await app.register(healthRoutes, { db, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
   await app.register(imagesRoute, { intake, rules, rateLimit: config.rateLimits.uploads });
   await app.register(formsRoute, {
     brands,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -13,6 +13,7 @@ const TEMP_PREFIX = '.tmp-';
 export class PhotoFolder {
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
   }
 
   tempPath(): string {
@@ -24,6 +25,8 @@ export class PhotoFolder {
     const name = `${randomUUID()}.${extension}`;
     const file = await open(tempPath, 'r');
     try {
+      // The encoder creates its file with the default mode; a photo of someone's home is owner-only.
+      await file.chmod(0o600);
       await file.sync();
     } finally {
       await file.close();

@@ -1,9 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error';
+import { STORE_UNAVAILABLE } from '../storage/request-store';
 
-/** Errors that mean "out of storage": the client may retry later, and must not see the internals. */
-const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+/** Errors that mean "cannot store now" (disk full, writer down): the client may retry later, and must not see the internals. */
+const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', STORE_UNAVAILABLE]);
 
 /**
  * Plain words for the framework's own client errors. Its messages may quote

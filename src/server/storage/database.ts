@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -53,8 +53,14 @@ CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(id) WHERE sent_at IS NULL AN
  * writing statement can hide SQLITE_FULL (see notes/intake-server.md).
  */
 export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
-  if (!readonly) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(join(dataDir, DATABASE_FILE), { readonly, fileMustExist: readonly });
+  const path = join(dataDir, DATABASE_FILE);
+  if (!readonly) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    // Personal data: owner only. SQLite gives the -wal and -shm files the database file's mode.
+    closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
+  }
+  const db = new Database(path, { readonly, fileMustExist: readonly });
   db.pragma('busy_timeout = 5000');
   if (readonly) return db;
   db.pragma('journal_mode = WAL');
