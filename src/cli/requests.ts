@@ -1,7 +1,9 @@
 /**
- * Service-desk export of stored repair requests (there is no public read API):
+ * Service-desk commands on stored repair requests (there is no public read API):
  *   npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]
- * Reads DATA_DIR (default ./data) read-only; safe while the server runs.
+ *   npm run requests -- show --email <address>    everything held about one person (JSON)
+ *   npm run requests -- erase --email <address>   removes it all (GDPR erasure)
+ * Work on DATA_DIR (default ./data); safe while the server runs (export and show only read).
  */
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,6 +11,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { formSchemas, requestFields } from '../core/form-schemas';
 import { openDatabase } from '../server/storage/database';
+import { findSubjectData } from '../server/privacy/subject-data';
+import { eraseSubject } from './requests/subject-access';
 
 interface StoredRow {
   reference: string;
@@ -50,6 +54,15 @@ export function exportLine(row: StoredRow, format: 'jsonl' | 'csv', separator = 
   return format === 'jsonl' ? JSON.stringify(record) : COLUMNS.map((c) => csvCell(record[c])).join(separator);
 }
 
+const USAGE = `usage: npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]
+       npm run requests -- show --email <address>
+       npm run requests -- erase --email <address>`;
+
+function usage(): never {
+  console.error(USAGE);
+  process.exit(2);
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -57,15 +70,38 @@ async function main(): Promise<void> {
       format: { type: 'string', default: 'jsonl' },
       out: { type: 'string' },
       separator: { type: 'string', default: ',' },
+      email: { type: 'string' },
     },
   });
-  const { format, separator } = values;
-  if (positionals[0] !== 'export' || (format !== 'jsonl' && format !== 'csv') || !SEPARATORS.includes(separator)) {
-    console.error("usage: npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]");
-    process.exit(2);
+  const dataDir = resolve(process.env.DATA_DIR ?? './data');
+  const [command] = positionals;
+  if (command === 'show' || command === 'erase') {
+    if (!values.email?.includes('@')) usage();
+    await subjectCommand(command, dataDir, values.email);
+    return;
   }
-  const db = openDatabase(resolve(process.env.DATA_DIR ?? './data'), { readonly: true });
-  const out = values.out ? createWriteStream(values.out, { flags: 'wx', mode: 0o600 }) : process.stdout;
+  const { format, separator } = values;
+  if (command !== 'export' || (format !== 'jsonl' && format !== 'csv') || !SEPARATORS.includes(separator)) usage();
+  await exportRequests(dataDir, format, separator, values.out);
+}
+
+async function subjectCommand(command: 'show' | 'erase', dataDir: string, email: string): Promise<void> {
+  const db = openDatabase(dataDir, { readonly: command === 'show' });
+  try {
+    if (command === 'show') {
+      console.log(JSON.stringify(findSubjectData(db, email), null, 2));
+    } else {
+      // Counts only: the log of an erasure must not itself hold the personal data.
+      console.error(JSON.stringify({ event: 'erasure', at: new Date().toISOString(), ...(await eraseSubject(db, dataDir, email)) }));
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function exportRequests(dataDir: string, format: 'jsonl' | 'csv', separator: string, outPath: string | undefined): Promise<void> {
+  const db = openDatabase(dataDir, { readonly: true });
+  const out = outPath ? createWriteStream(outPath, { flags: 'wx', mode: 0o600 }) : process.stdout;
   // CSV records end in CRLF (RFC 4180); JSON lines in LF.
   const end = format === 'csv' ? '\r\n' : '\n';
   const write = (line: string) => new Promise<void>((done) => (out.write(`${line}${end}`) ? done() : out.once('drain', done)));

@@ -11,6 +11,7 @@ import { createDeliver } from './mail/transport';
 import { PhotoFolder } from './photos/photo-folder';
 import { PhotoIntake } from './photos/photo-intake';
 import { schedulePhotoSweep } from './photos/photo-sweep';
+import { scheduleRetention } from './privacy/retention';
 import { installDrainOnClose } from './plugins/drain-on-close';
 import { installErrorHandler, sendError } from './plugins/error-handler';
 import { installSecurityHeaders } from './plugins/security-headers';
@@ -81,10 +82,17 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs },
     app.log,
   );
+  const stopRetention = scheduleRetention(
+    db,
+    config.dataDir,
+    { retentionMs: config.retentionMs, intervalMs: config.retentionIntervalMs },
+    app.log,
+  );
   sender.start();
   // Runs after the server stopped taking requests and in-flight ones finished.
   app.addHook('onClose', async () => {
     stopSweep();
+    await stopRetention();
     await store.close();
     await sender.stop();
     mail.close();

@@ -34,6 +34,9 @@ export interface ServerConfig {
   /** Unreferenced photos older than this are removed by the sweep. */
   photoTtlMs: number;
   photoSweepIntervalMs: number;
+  /** Requests (photos, mails, delivery records) are removed this long after they were created and delivered (GDPR). */
+  retentionMs: number;
+  retentionIntervalMs: number;
   mailRetryBaseMs: number;
   mailMaxAttempts: number;
   mailPollIntervalMs: number;
@@ -46,6 +49,7 @@ export class ConfigError extends Error {}
 type Env = Record<string, string | undefined>;
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 const MB = 1024 * 1024;
 
 function text(env: Env, name: string, fallback: string): string {
@@ -131,6 +135,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     photoDecodeConcurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
     photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
     photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
+    retentionMs: integer(env, 'RETENTION_DAYS', 90, 1, 3650) * DAY,
+    retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', 60 * MINUTE, 1000),
     mailRetryBaseMs: integer(env, 'MAIL_RETRY_BASE_MS', 30_000, 10),
     mailMaxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1),
     mailPollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 50, 10),
