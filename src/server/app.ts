@@ -8,6 +8,7 @@ import { loadBrands } from './brands';
 import type { ServerConfig } from './config';
 import { OutboxSender } from './mail/outbox-sender';
 import { createDeliver } from './mail/transport';
+import { FairQueue } from './photos/fair-queue';
 import { PhotoFolder } from './photos/photo-folder';
 import { PhotoIntake } from './photos/photo-intake';
 import { schedulePhotoSweep } from './photos/photo-sweep';
@@ -107,7 +108,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   await app.register(multipart, { throwFileSizeLimit: false });
 
   const rules = uploadRules();
-  const intake = new PhotoIntake(folder, registry, rules, config.maxPhotoPixels, config.photoDecodeConcurrency);
+  const intake = new PhotoIntake(folder, registry, rules, config.photoBudget, new FairQueue(config.photoDecoding));
   await app.register(healthRoutes, { db, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
   await app.register(imagesRoute, { intake, rules, rateLimit: config.rateLimits.uploads });
   await app.register(formsRoute, {

@@ -1,5 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { DEFAULT_ADDRESS_LOOKUP_URL } from '../core/address-lookup';
+import type { FairQueueLimits } from './photos/fair-queue';
+import type { DecodeBudget } from './photos/reencode';
 
 export interface RateLimit {
   /** Requests per client within the window. */
@@ -27,10 +29,10 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   shutdownDeadlineMs: number;
-  /** Decompression-bomb guard for sharp. */
-  maxPhotoPixels: number;
-  /** Photos decoded at once; each large one holds tens of MB while it is re-encoded. */
-  photoDecodeConcurrency: number;
+  /** What decoding one photo may cost (pixels per format, stored size, time). */
+  photoBudget: DecodeBudget;
+  /** Photos decoded at once, and how many one client / all clients may have waiting. */
+  photoDecoding: FairQueueLimits;
   /** Unreferenced photos older than this are removed by the sweep. */
   photoTtlMs: number;
   photoSweepIntervalMs: number;
@@ -130,9 +132,21 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 5 * MINUTE, 1000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000, 1000),
     shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', 25_000, 0),
-    maxPhotoPixels: integer(env, 'MAX_PHOTO_PIXELS', 50_000_000, 1),
-    // libvips already spreads one decode over every core; more at once only adds memory.
-    photoDecodeConcurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
+    photoBudget: {
+      maxPixels: {
+        // 50 MP covers phones' high-resolution modes (8160×6120); screenshots stay far below 16 MP.
+        jpeg: integer(env, 'MAX_PHOTO_PIXELS', 51_000_000, 1),
+        png: integer(env, 'MAX_PNG_PIXELS', 16_000_000, 1),
+      },
+      maxEdge: integer(env, 'PHOTO_MAX_EDGE', 4096, 256),
+      timeoutSeconds: integer(env, 'PHOTO_DECODE_TIMEOUT_S', 10, 1),
+    },
+    photoDecoding: {
+      // libvips already spreads one decode over every core; more at once only adds memory.
+      concurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
+      perClient: integer(env, 'PHOTO_DECODE_PER_CLIENT', 4, 1),
+      total: integer(env, 'PHOTO_DECODE_QUEUE', 64, 1),
+    },
     photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
     photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
     retentionMs: integer(env, 'RETENTION_DAYS', 90, 1, 3650) * DAY,

@@ -38,6 +38,9 @@ export function installErrorHandler(app: FastifyInstance): void {
 export function sendError(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     if (error.statusCode < 500) req.log.info({ statusCode: error.statusCode, reason: error.message }, 'request refused');
+    else req.log.warn({ statusCode: error.statusCode, reason: error.message }, 'request refused for now');
+    const { retryAfterSeconds } = error.headers;
+    if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
     return reply.code(error.statusCode).send({ error: error.message, ...error.details });
   }
   const status = error.statusCode ?? 500;

@@ -67,7 +67,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         reply.header('connection', 'close');
         throw asClientError(error);
       }
-      return reply.code(201).send({ filename: await intake.store(received) });
+      return reply.code(201).send({ filename: await intake.store(received, req.ip) });
     },
   );
 };
