@@ -110,7 +110,7 @@ function seedPhotos(dataDir: string, count: number): string[] {
   const db = openDatabase(dataDir);
   const registry = new PhotoRegistry(db);
   const names = Array.from({ length: count }, () => `${randomUUID()}.jpg`);
-  db.transaction(() => names.forEach((n) => registry.register(n)))();
+  db.transaction(() => names.forEach((n) => registry.register(n, 'bench', 0)))();
   db.close();
   return names;
 }

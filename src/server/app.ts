@@ -11,6 +11,7 @@ import { createDeliver } from './mail/transport';
 import { FairQueue } from './photos/fair-queue';
 import { PhotoFolder } from './photos/photo-folder';
 import { PhotoIntake } from './photos/photo-intake';
+import { StorageGuard } from './photos/storage-guard';
 import { schedulePhotoSweep } from './photos/photo-sweep';
 import { scheduleRetention } from './privacy/retention';
 import { installDrainOnClose } from './plugins/drain-on-close';
@@ -110,7 +111,8 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   const rules = uploadRules();
   const intake = new PhotoIntake(folder, registry, rules, config.photoBudget, new FairQueue(config.photoDecoding));
   await app.register(healthRoutes, { db, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
-  await app.register(imagesRoute, { intake, rules, rateLimit: config.rateLimits.uploads });
+  const storage = new StorageGuard(registry, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
+  await app.register(imagesRoute, { intake, rules, storage, rateLimit: config.rateLimits.uploads });
   await app.register(formsRoute, {
     brands,
     validator: new RequestValidator(),

@@ -33,6 +33,8 @@ export interface ServerConfig {
   photoBudget: DecodeBudget;
   /** Photos decoded at once, and how many one client / all clients may have waiting. */
   photoDecoding: FairQueueLimits;
+  /** Unclaimed photos kept per client and in total (bytes), before uploads are refused with 503. */
+  photoQuota: { perClientBytes: number; totalBytes: number };
   /** Unreferenced photos older than this are removed by the sweep. */
   photoTtlMs: number;
   photoSweepIntervalMs: number;
@@ -146,6 +148,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
       concurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
       perClient: integer(env, 'PHOTO_DECODE_PER_CLIENT', 4, 1),
       total: integer(env, 'PHOTO_DECODE_QUEUE', 64, 1),
+    },
+    // Two phone photos stored (at most 4096 px) take about 10 MB; a client may start a few forms.
+    photoQuota: {
+      perClientBytes: integer(env, 'PHOTO_QUOTA_PER_CLIENT_MB', 100, 1) * MB,
+      totalBytes: integer(env, 'PHOTO_QUOTA_TOTAL_MB', 5 * 1024, 1) * MB,
     },
     photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
     photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),

@@ -20,11 +20,13 @@ export class PhotoFolder {
     return join(this.dir, `${TEMP_PREFIX}${randomUUID()}`);
   }
 
-  /** fsyncs a finished temp file and moves it to a new generated name (`<uuid>.jpg|png`, never the client's); returns it. */
-  async commit(tempPath: string, extension: 'jpg' | 'png'): Promise<string> {
+  /** fsyncs a finished temp file and moves it to a new generated name (`<uuid>.jpg|png`, never the client's); returns it and its size. */
+  async commit(tempPath: string, extension: 'jpg' | 'png'): Promise<{ name: string; bytes: number }> {
     const name = `${randomUUID()}.${extension}`;
     const file = await open(tempPath, 'r');
+    let bytes: number;
     try {
+      bytes = (await file.stat()).size;
       // The encoder creates its file with the default mode; a photo of someone's home is owner-only.
       await file.chmod(0o600);
       await file.sync();
@@ -39,7 +41,7 @@ export class PhotoFolder {
     } finally {
       await dir.close();
     }
-    return name;
+    return { name, bytes };
   }
 
   pathOf(name: string): string {

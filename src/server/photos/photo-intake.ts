@@ -77,9 +77,9 @@ export class PhotoIntake {
         // Corrupt data, a truncated image, or it took too long: not a photo we accept.
         throw new HttpError(415, 'The image could not be read.');
       });
-      const name = await this.folder.commit(encoded, kind.extension);
+      const { name, bytes } = await this.folder.commit(encoded, kind.extension);
       try {
-        this.registry.register(name);
+        this.registry.register(name, client, bytes);
       } catch (error) {
         await this.folder.remove(this.folder.pathOf(name));
         throw error;

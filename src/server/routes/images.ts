@@ -2,10 +2,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
+import type { StorageGuard } from '../photos/storage-guard';
 
 export interface ImagesRouteOptions {
   intake: PhotoIntake;
   rules: PhotoRules;
+  storage: StorageGuard;
   rateLimit: RateLimit;
 }
 
@@ -37,7 +39,7 @@ function asClientError(error: unknown): unknown {
  * reading (declared length) or the moment they pass the limit, with
  * `Connection: close` so the rest of the body is never read.
  */
-export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, rateLimit }) => {
+export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, storage, rateLimit }) => {
   async function refuseDeclaredOversize(req: FastifyRequest, reply: FastifyReply) {
     const declared = Number(req.headers['content-length']);
     if (declared > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
@@ -55,6 +57,8 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
       if (!req.isMultipart()) throw new HttpError(415, `Expected multipart/form-data. ${ONE_IMAGE}`);
       let received: string | undefined;
       try {
+        const declared = Number(req.headers['content-length']);
+        await storage.checkRoom(req.ip, Number.isFinite(declared) ? declared : rules.maxBytes);
         const parts = req.parts({ limits: { fileSize: rules.maxBytes, files: 1, fields: 0, parts: 1 } });
         for await (const part of parts) {
           if (part.type !== 'file' || part.fieldname !== 'image') throw new HttpError(400, ONE_IMAGE);

@@ -10,9 +10,13 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS photos (
   name        TEXT PRIMARY KEY,
   created_at  INTEGER NOT NULL,
-  request_id  INTEGER REFERENCES requests(id)
+  request_id  INTEGER REFERENCES requests(id),
+  -- Who uploaded it and its size, while unclaimed: the storage quotas. Cleared on claim.
+  owner       TEXT,
+  bytes       INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS photos_unclaimed ON photos(created_at) WHERE request_id IS NULL;
+CREATE INDEX IF NOT EXISTS photos_unclaimed_owner ON photos(owner) WHERE request_id IS NULL;
 
 CREATE TABLE IF NOT EXISTS requests (
   id               INTEGER PRIMARY KEY,
@@ -66,6 +70,17 @@ export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  addMissingColumns(db, 'photos', { owner: 'TEXT', bytes: 'INTEGER NOT NULL DEFAULT 0' });
   db.exec(SCHEMA);
   return db;
+}
+
+/** Columns added after a table was first created: an existing database gets them on start. */
+function addMissingColumns(db: Db, table: string, columns: Record<string, string>): void {
+  const exists = db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').all('table', table).length > 0;
+  if (!exists) return;
+  const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+  for (const [name, type] of Object.entries(columns)) {
+    if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+  }
 }

@@ -38,7 +38,8 @@ export function requestWriter(db: Db): (items: WriteItem[]) => Outcome<SubmitOut
     `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const claimPhotos = db.prepare('UPDATE photos SET request_id = ? WHERE name IN (?, ?) AND request_id IS NULL');
+  // Claimed photos leave the uploader's quota, and the uploader's address is no longer kept.
+  const claimPhotos = db.prepare('UPDATE photos SET request_id = ?, owner = NULL WHERE name IN (?, ?) AND request_id IS NULL');
   const queueMail = db.prepare(
     'INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
