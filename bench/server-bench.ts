@@ -78,6 +78,12 @@ async function startServer(): Promise<Server> {
     WEB_ROOT: webRoot,
     RATE_LIMIT_SUBMITS: '100000000',
     RATE_LIMIT_UPLOADS: '100000000',
+    // The load generator is every client at once, from one address.
+    MAX_CONNECTIONS_PER_CLIENT: '0',
+    PHOTO_DECODE_PER_CLIENT: '100000',
+    PHOTO_DECODE_QUEUE: '100000',
+    PHOTO_QUOTA_PER_CLIENT_MB: '1000000',
+    PHOTO_QUOTA_TOTAL_MB: '1000000',
     MIN_FREE_DISK_MB: '0',
     LOG_LEVEL: 'warn',
   });

@@ -17,6 +17,7 @@ import { scheduleRetention } from './privacy/retention';
 import { installDrainOnClose } from './plugins/drain-on-close';
 import { installErrorHandler, sendError } from './plugins/error-handler';
 import { installSecurityHeaders } from './plugins/security-headers';
+import { installSlowClientGuard } from './plugins/slow-clients';
 import { loadPortalPages } from './portal-pages';
 import { formsRoute } from './routes/forms';
 import { healthRoutes } from './routes/health';
@@ -104,6 +105,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   app.decorate('requestStore', store);
   installErrorHandler(app);
   installDrainOnClose(app);
+  installSlowClientGuard(app, config.slowClients);
   await installSecurityHeaders(app, config);
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { throwFileSizeLimit: false });

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { DEFAULT_ADDRESS_LOOKUP_URL } from '../core/address-lookup';
 import type { FairQueueLimits } from './photos/fair-queue';
+import type { SlowClientLimits } from './plugins/slow-clients';
 import type { DecodeBudget } from './photos/reencode';
 
 export interface RateLimit {
@@ -29,6 +30,8 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   shutdownDeadlineMs: number;
+  /** Slow bodies are cut off, and one address holds a bounded number of connections. */
+  slowClients: SlowClientLimits;
   /** What decoding one photo may cost (pixels per format, stored size, time). */
   photoBudget: DecodeBudget;
   /** Photos decoded at once, and how many one client / all clients may have waiting. */
@@ -134,6 +137,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 5 * MINUTE, 1000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000, 1000),
     shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', 25_000, 0),
+    slowClients: {
+      // 8 kB/s over every 10 s: a 32 MB photo at 1 Mbit/s (125 kB/s) passes with room to spare.
+      minBodyBytesPerSecond: integer(env, 'MIN_BODY_BYTES_PER_S', 8 * 1024, 1),
+      windowMs: integer(env, 'MIN_BODY_RATE_WINDOW_MS', 10_000, 100),
+      // A browser opens at most 6 per host; an office behind one address has several. Off behind a proxy.
+      maxConnectionsPerClient: env.TRUST_PROXY?.trim() ? 0 : integer(env, 'MAX_CONNECTIONS_PER_CLIENT', 32, 0),
+    },
     photoBudget: {
       maxPixels: {
         // 50 MP covers phones' high-resolution modes (8160×6120); screenshots stay far below 16 MP.

@@ -42,6 +42,10 @@ export function testConfig(root: string, env: Record<string, string> = {}, webFi
     RATE_LIMIT_SUBMITS: '100000',
     MAIL_POLL_INTERVAL_MS: '50',
     MIN_FREE_DISK_MB: '0',
+    // Tests speak from one address: per-client shares out of the way unless a test sets them.
+    MAX_CONNECTIONS_PER_CLIENT: '10000',
+    PHOTO_DECODE_PER_CLIENT: '1000',
+    PHOTO_QUOTA_PER_CLIENT_MB: '100000',
     ...env,
   });
 }
