@@ -10,7 +10,9 @@
  *   the outbox insert and the group commit with fsync before its 201;
  * - time to refuse a 33 MB upload (declared length; the streamed case in detail);
  * - server RSS growth during 8 concurrent 30 MB photo uploads (real JPEGs,
- *   decoded and re-encoded).
+ *   decoded and re-encoded);
+ * - a small upload's time while another client (another 127.0.0.x address)
+ *   floods large PNGs: photo decoding takes turns between clients.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -243,14 +245,16 @@ async function largeJpeg(bytes: number): Promise<Buffer> {
   }
 }
 
-function upload(server: Server, bytes: Buffer): Promise<number> {
+/** Uploads one photo; `localAddress` (127.0.0.x) makes it another client of the same machine. */
+function upload(server: Server, bytes: Buffer, { type = 'image/jpeg', localAddress = '127.0.0.1' } = {}): Promise<number> {
   const boundary = 'benchupload';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="p"\r\nContent-Type: ${type}\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
+        localAddress,
         port: server.port,
         path: '/api/forms/images',
         method: 'POST',
@@ -288,6 +292,38 @@ async function uploadMemory(server: Server): Promise<{ growthMb: number; detail:
   };
 }
 
+/** 4000×4000 of a pattern: 3.4 MB to send, a few hundred ms to decode and encode. */
+async function largePng(): Promise<Buffer> {
+  const [w, h] = [4000, 4000];
+  const raw = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 3;
+      raw[i] = (x * 7 + y * 3) & 255;
+      raw[i + 1] = (x ^ y) & 255;
+      raw[i + 2] = (x * y) & 255;
+    }
+  }
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).png({ compressionLevel: 9 }).toBuffer();
+}
+
+/** How long a small upload from one client takes while another floods large PNGs (decoding takes turns). */
+async function uploadDuringFlood(server: Server): Promise<{ ms: number; detail: string }> {
+  const [big, small] = [await largePng(), await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer()];
+  const started = performance.now();
+  let floodMs = 0;
+  const flood = Promise.all(Array.from({ length: 12 }, () => upload(server, big, { type: 'image/png' }))).then((statuses) => {
+    floodMs = performance.now() - started;
+    return statuses;
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const t0 = performance.now();
+  const status = await upload(server, small, { localAddress: '127.0.0.2' });
+  const ms = performance.now() - t0;
+  const stored = (await flood).filter((s) => s === 201).length;
+  return { ms, detail: `small upload ${status}; flood of 12 × ${(big.length / MB).toFixed(1)} MB 4000×4000 PNG from another client: ${stored}/12 stored in ${(floodMs / 1000).toFixed(1)} s` };
+}
+
 export async function runServerBench(): Promise<BenchFigure[]> {
   // Before and after the submits, so a change in the machine's load during the run shows as a spread.
   const baselineBefore = await baselineLoad();
@@ -312,6 +348,7 @@ export async function runServerBench(): Promise<BenchFigure[]> {
     const declared = await refuseTime(server, true);
     const streamed = await refuseTime(server, false);
     const memory = await uploadMemory(server);
+    const fairness = await uploadDuringFlood(server);
     return [
       {
         name: 'durable submits per second (50 connections, completed / elapsed)',
@@ -351,6 +388,14 @@ export async function runServerBench(): Promise<BenchFigure[]> {
         budgetKey: 'server.uploadMemoryMb',
         better: 'lower',
         detail: memory.detail,
+      },
+      {
+        name: 'small upload while another client floods large PNGs',
+        value: Math.round(fairness.ms),
+        unit: 'ms',
+        budgetKey: 'server.smallUploadDuringFloodMs',
+        better: 'lower',
+        detail: fairness.detail,
       },
     ];
   } finally {

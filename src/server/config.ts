@@ -32,7 +32,7 @@ export interface ServerConfig {
   shutdownDeadlineMs: number;
   /** Slow bodies are cut off, and one address holds a bounded number of connections. */
   slowClients: SlowClientLimits;
-  /** What decoding one photo may cost (pixels per format, stored size, time). */
+  /** What decoding one photo may cost (pixels per format, bit depth, time). */
   photoBudget: DecodeBudget;
   /** Photos decoded at once, and how many one client / all clients may have waiting. */
   photoDecoding: FairQueueLimits;
@@ -150,7 +150,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
         jpeg: integer(env, 'MAX_PHOTO_PIXELS', 51_000_000, 1),
         png: integer(env, 'MAX_PNG_PIXELS', 16_000_000, 1),
       },
-      maxEdge: integer(env, 'PHOTO_MAX_EDGE', 4096, 256),
       timeoutSeconds: integer(env, 'PHOTO_DECODE_TIMEOUT_S', 10, 1),
     },
     photoDecoding: {
@@ -159,7 +158,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
       perClient: integer(env, 'PHOTO_DECODE_PER_CLIENT', 4, 1),
       total: integer(env, 'PHOTO_DECODE_QUEUE', 64, 1),
     },
-    // Two phone photos stored (at most 4096 px) take about 10 MB; a client may start a few forms.
+    // Two phone photos re-encoded take about 10–20 MB; a client may start a few forms.
     photoQuota: {
       perClientBytes: integer(env, 'PHOTO_QUOTA_PER_CLIENT_MB', 100, 1) * MB,
       totalBytes: integer(env, 'PHOTO_QUOTA_TOTAL_MB', 5 * 1024, 1) * MB,

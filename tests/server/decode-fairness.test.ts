@@ -70,7 +70,7 @@ describe('fair, bounded photo decoding', () => {
     expect(over.statusCode).toBe(415);
   });
 
-  it('stores a large phone photo shrunk to fit 4096 pixels', async () => {
+  it('stores a large phone photo (27 MP JPEG)', async () => {
     const photo = await sharp({ create: { width: 6000, height: 4500, channels: 3, background: '#3a6' } }).jpeg().toBuffer();
     const res = await upload(photo, 'image/jpeg', '10.2.2.2');
     expect(res.statusCode).toBe(201);

@@ -9,8 +9,6 @@ export type PhotoFormat = 'jpeg' | 'png';
 export interface DecodeBudget {
   /** Most pixels per format: phone cameras shoot JPEG up to ~50 MP; a PNG from a phone is a screenshot. */
   maxPixels: Record<PhotoFormat, number>;
-  /** The stored photo fits in a square of this many pixels (JPEG decodes shrunk on load, cheaply). */
-  maxEdge: number;
   /** Decoding and encoding give up after this long. */
   timeoutSeconds: number;
 }
@@ -35,7 +33,6 @@ export async function reencodePhoto(input: string, output: string, format: Photo
   if (depth !== 'uchar') throw new OverBudgetError('more than 8 bits per channel');
   const image = sharp(input, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true })
     .rotate()
-    .resize({ width: budget.maxEdge, height: budget.maxEdge, fit: 'inside', withoutEnlargement: true })
     .timeout({ seconds: budget.timeoutSeconds });
   const encoded = format === 'jpeg' ? image.jpeg({ quality: 85, optimiseCoding: false }) : image.png({ compressionLevel: 6 });
   await encoded.toFile(output);
