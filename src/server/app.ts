@@ -15,7 +15,7 @@ import { StorageGuard } from './photos/storage-guard';
 import { schedulePhotoSweep } from './photos/photo-sweep';
 import { scheduleRetention } from './privacy/retention';
 import { installDrainOnClose } from './plugins/drain-on-close';
-import { installErrorHandler, sendError } from './plugins/error-handler';
+import { answerUnparsableRequest, installErrorHandler, sendError } from './plugins/error-handler';
 import { installSecurityHeaders } from './plugins/security-headers';
 import { installSlowClientGuard } from './plugins/slow-clients';
 import { loadPortalPages } from './portal-pages';
@@ -54,6 +54,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     ajv: { customOptions: { ...repairAjvOptions } },
     // A bad URL or an overlong parameter is refused before routing: same body shape as every other error.
     frameworkErrors: (error, req, reply) => sendError(error, req, reply),
+    clientErrorHandler: answerUnparsableRequest,
   });
   app.server.headersTimeout = config.headersTimeoutMs;
 

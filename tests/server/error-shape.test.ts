@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestServer } from './helpers';
+import { buildTestApp, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
 
@@ -59,6 +61,28 @@ describe('one error shape for every 4xx and 5xx', () => {
       expectErrorShape(res!.body);
     } finally {
       await limited.dispose();
+    }
+  });
+});
+
+describe('requests Node cannot parse', () => {
+  it.each([
+    ['a broken request line', 'GARBAGE\r\n\r\n', 400],
+    ['headers too large', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ])('%s get the same body shape', async (_name, raw, status) => {
+    const live = await startTestServer();
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect({ port: Number(new URL(live.url).port), host: '127.0.0.1' }, () => socket.end(raw));
+        let text = '';
+        socket.on('data', (d: Buffer) => (text += d.toString()));
+        socket.on('close', () => (text ? resolve(text) : reject(new Error('no answer'))));
+        socket.on('error', () => {});
+      });
+      expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
+      expectErrorShape(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    } finally {
+      await live.dispose();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error';
 import { STORE_UNAVAILABLE } from '../storage/request-store';
@@ -13,10 +14,12 @@ const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', STORE_UNAVAILAB
 const CLIENT_MESSAGES: Record<number, string> = {
   400: 'The request is malformed.',
   404: 'Not found.',
+  408: 'The request took too long.',
   413: 'The request body is too large.',
   414: 'The address is too long.',
   415: 'Unsupported content type.',
   429: 'Too many requests. Please try again later.',
+  431: 'The request headers are too large.',
 };
 
 function clientMessage(status: number): string {
@@ -53,4 +56,22 @@ export function sendError(error: FastifyError, req: FastifyRequest, reply: Fasti
     return reply.code(503).header('retry-after', '60').send({ error: 'The service is temporarily unable to store requests. Please try again later.' });
   }
   return reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node could not even parse (a
+ * broken request line, headers too large, too slow) gets the same body
+ * shape, written to the socket before it closes.
+ */
+export function answerUnparsableRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify({ error: clientMessage(status) });
+  if (!socket.writable) return void socket.destroy(error);
+  // end, not destroy: bytes the client is still sending would otherwise make the kernel reset
+  // the connection, and the client could lose the answer. The timer bounds a client that never closes.
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
