@@ -25,6 +25,7 @@ import autocannon, { type Options, type Result } from 'autocannon';
 import sharp from 'sharp';
 import { openDatabase } from '../src/server/storage/database';
 import { PhotoRegistry } from '../src/server/storage/photo-registry';
+import { largePatternPng } from '../tests/fixtures/photos';
 import { simpleRequest } from '../tests/fixtures/requests';
 import { freePort } from '../tests/support/free-port';
 import type { BenchFigure } from './figures';
@@ -292,24 +293,9 @@ async function uploadMemory(server: Server): Promise<{ growthMb: number; detail:
   };
 }
 
-/** 4000×4000 of a pattern: 3.4 MB to send, a few hundred ms to decode and encode. */
-async function largePng(): Promise<Buffer> {
-  const [w, h] = [4000, 4000];
-  const raw = Buffer.alloc(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = (y * w + x) * 3;
-      raw[i] = (x * 7 + y * 3) & 255;
-      raw[i + 1] = (x ^ y) & 255;
-      raw[i + 2] = (x * y) & 255;
-    }
-  }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).png({ compressionLevel: 9 }).toBuffer();
-}
-
 /** How long a small upload from one client takes while another floods large PNGs (decoding takes turns). */
 async function uploadDuringFlood(server: Server): Promise<{ ms: number; detail: string }> {
-  const [big, small] = [await largePng(), await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer()];
+  const [big, small] = [await largePatternPng(), await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer()];
   const started = performance.now();
   let floodMs = 0;
   const flood = Promise.all(Array.from({ length: 12 }, () => upload(server, big, { type: 'image/png' }))).then((statuses) => {

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { largePatternPng } from '../fixtures/photos';
 import { buildTestApp, jpegWithGps, multipartBody, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -13,27 +14,9 @@ function upload(bytes: Buffer, type: string, remoteAddress: string) {
   return server.app.inject({ method: 'POST', url: '/api/forms/images', remoteAddress, ...multipartBody(bytes, { type, name: 'x' }) });
 }
 
-/**
- * A large PNG within the budget: 4000×4000 of a pattern that compresses
- * (3.4 MB to send) but takes a few hundred ms to decode and encode.
- */
-async function largePng(): Promise<Buffer> {
-  const [w, h] = [4000, 4000];
-  const raw = Buffer.alloc(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = (y * w + x) * 3;
-      raw[i] = (x * 7 + y * 3) & 255;
-      raw[i + 1] = (x ^ y) & 255;
-      raw[i + 2] = (x * y) & 255;
-    }
-  }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).png({ compressionLevel: 9 }).toBuffer();
-}
-
 describe('fair, bounded photo decoding', () => {
   it('finishes a small upload within 2 s while another client floods large PNGs', { timeout: 120_000 }, async () => {
-    const big = await largePng();
+    const big = await largePatternPng();
     const flood = Array.from({ length: 12 }, () => upload(big, 'image/png', '10.0.0.1'));
     let floodStored = 0;
     for (const f of flood) void f.then((r) => r.statusCode === 201 && floodStored++);
