@@ -82,6 +82,7 @@ export const ruleCases: RuleCase[] = [
   { name: 'description of only line breaks and tabs', variants: both, patch: { description: ' \n\t\r\n ' }, expect: one('description', 'Dit veld is verplicht', 'This field is required') },
   { name: 'city of no-break and ideographic spaces', variants: both, patch: { city: '\u00a0\u3000' }, expect: one('city', 'Dit veld is verplicht', 'This field is required') },
   { name: 'simple: type of only spaces', variants: ['simple'], patch: { type: '  ' }, expect: { simple: { type: ['Dit veld is verplicht'] } } },
+  { name: 'e-mail of only spaces: required, not a format error', variants: both, patch: { client_email: '   ' }, expect: one('client_email', 'Dit veld is verplicht', 'This field is required') },
   { name: 'a name with spaces around it', variants: both, patch: { last_name: '  Jan  ' }, expect: valid },
   // Characters no one types
   { name: 'NUL in a name', variants: both, patch: { last_name: 'Jan\u0000' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
