@@ -7,21 +7,31 @@ import { eraseRequests, type Erased } from './personal-data';
  * waiting to be sent) and older than the cutoff, counted from the request
  * or its last delivery attempt, whichever came later.
  */
-function expiredIds(db: Db, cutoff: number): number[] {
+function expiredIds(db: Db, cutoff: number, limit: number): number[] {
   const rows = db
     .prepare(
       `SELECT r.id FROM requests r
        WHERE r.created_at < @cutoff
          AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.request_id = r.id
-                         AND (o.sent_at IS NULL AND o.failed_at IS NULL OR coalesce(o.sent_at, o.failed_at) >= @cutoff))`,
+                         AND (o.sent_at IS NULL AND o.failed_at IS NULL OR coalesce(o.sent_at, o.failed_at) >= @cutoff))
+       LIMIT @limit`,
     )
-    .all({ cutoff }) as { id: number }[];
+    .all({ cutoff, limit }) as { id: number }[];
   return rows.map((r) => r.id);
 }
 
+/** Requests removed per transaction: a first run on a large database must not hold the write lock for long. */
+const BATCH = 500;
+
 /** Removes every request past its retention period with its photos, mails and files. */
 export async function enforceRetention(db: Db, dataDir: string, retentionMs: number, now = Date.now()): Promise<Erased> {
-  return eraseRequests(db, dataDir, expiredIds(db, now - retentionMs));
+  const total: Erased = { requests: 0, photos: 0, mails: 0, files: 0 };
+  for (;;) {
+    const ids = expiredIds(db, now - retentionMs, BATCH);
+    const erased = await eraseRequests(db, dataDir, ids);
+    for (const key of Object.keys(total) as (keyof Erased)[]) total[key] += erased[key];
+    if (ids.length < BATCH) return total;
+  }
 }
 
 /**

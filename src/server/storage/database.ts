@@ -48,6 +48,10 @@ CREATE TABLE IF NOT EXISTS outbox (
 -- mails, stalling the thread that commits); by id it reads only the head of the pending ones.
 DROP INDEX IF EXISTS outbox_due;
 CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(id) WHERE sent_at IS NULL AND failed_at IS NULL;
+-- Retention and erasure find a request's mails and photos, and the oldest requests, without scanning.
+CREATE INDEX IF NOT EXISTS outbox_request ON outbox(request_id);
+CREATE INDEX IF NOT EXISTS photos_request ON photos(request_id) WHERE request_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS requests_created ON requests(created_at);
 `;
 
 /**
