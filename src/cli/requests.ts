@@ -89,7 +89,7 @@ async function subjectCommand(command: 'show' | 'erase', dataDir: string, email:
   const db = openDatabase(dataDir, { readonly: command === 'show' });
   try {
     if (command === 'show') {
-      console.log(JSON.stringify(findSubjectData(db, email), null, 2));
+      console.log(JSON.stringify(findSubjectData(db, dataDir, email), null, 2));
     } else {
       // Counts only: the log of an erasure must not itself hold the personal data.
       console.error(JSON.stringify({ event: 'erasure', at: new Date().toISOString(), ...(await eraseSubject(db, dataDir, email)) }));

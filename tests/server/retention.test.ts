@@ -111,11 +111,12 @@ describe('npm run requests -- show / erase --email (subject access and erasure)'
     await until(() => allMailsDone(dataDir, 4), 'mails to be delivered');
 
     const shown = JSON.parse(requestsCli(dataDir, 'show', '--email', 'marie.dupont@example.com').stdout) as {
-      requests: { reference: string; request: Record<string, unknown>; photos: string[]; mails: { recipient: string }[] }[];
+      requests: { reference: string; request: Record<string, unknown>; photos: { name: string; path: string }[]; mails: { recipient: string }[] }[];
     };
     expect(shown.requests.map((r) => r.reference)).toEqual([theirs.reference, again.reference]);
     expect(shown.requests[0].request).toMatchObject({ last_name: 'Marie Dupont', client_email: person });
-    expect(shown.requests[0].photos.sort()).toEqual([...theirs.photos].sort());
+    expect(shown.requests[0].photos.map((p) => p.name).sort()).toEqual([...theirs.photos].sort());
+    for (const photo of shown.requests[0].photos) expect(existsSync(photo.path)).toBe(true);
     expect(shown.requests[0].mails.map((m) => m.recipient).sort()).toEqual(['dealer@example.com', person].sort());
 
     const erasure = requestsCli(dataDir, 'erase', '--email', person);

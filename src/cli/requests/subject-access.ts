@@ -8,7 +8,7 @@ import type { Db } from '../../server/storage/database';
  * Returns counts only: what is logged of an erasure names no one.
  */
 export async function eraseSubject(db: Db, dataDir: string, email: string) {
-  const held = findSubjectData(db, email);
+  const held = findSubjectData(db, dataDir, email);
   const erased = await eraseRequests(db, dataDir, held.requests.map((r) => r.id));
   const otherMails = await eraseMails(db, dataDir, held.otherMails.map((m) => m.id));
   return { ...erased, mails: erased.mails + otherMails };

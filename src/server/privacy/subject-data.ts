@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { Db } from '../storage/database';
+import { PHOTOS_DIR } from './personal-data';
 
 /** One stored request with everything held for it, as shown to the person it is about. */
 export interface HeldRequest {
@@ -8,7 +10,8 @@ export interface HeldRequest {
   locale: string;
   createdAt: string;
   request: Record<string, unknown>;
-  photos: string[];
+  /** The photo files, to hand over with the answer. */
+  photos: { name: string; path: string }[];
   mails: HeldMail[];
 }
 
@@ -36,7 +39,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * subject-access request). Addresses compare without regard to case, as
  * mail servers treat them in practice.
  */
-export function findSubjectData(db: Db, email: string): SubjectData {
+export function findSubjectData(db: Db, dataDir: string, email: string): SubjectData {
   const address = email.trim().toLowerCase();
   const requests = db
     .prepare(
@@ -58,7 +61,7 @@ export function findSubjectData(db: Db, email: string): SubjectData {
       locale: r.locale,
       createdAt: new Date(r.created_at).toISOString(),
       request: JSON.parse(r.payload) as Record<string, unknown>,
-      photos: (photosOf.all(r.id) as { name: string }[]).map((p) => p.name),
+      photos: (photosOf.all(r.id) as { name: string }[]).map(({ name }) => ({ name, path: join(dataDir, PHOTOS_DIR, name) })),
       mails: (mailsOf.all(r.id) as MailRow[]).map(heldMail),
     })),
     otherMails: toAddress.map(heldMail),
