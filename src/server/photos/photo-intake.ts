@@ -36,7 +36,7 @@ export class PhotoIntake {
     private readonly registry: PhotoRegistry,
     private readonly rules: PhotoRules,
     private readonly budget: DecodeBudget,
-    /** Decoding takes turns between clients (keyed by address), so one client's flood cannot hold up everyone. */
+    /** Decoding takes turns between clients (see clientKey), so one client's flood cannot hold up everyone. */
     private readonly decoding: FairQueue,
   ) {}
 

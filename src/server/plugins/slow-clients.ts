@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { clientKey } from '../client-key';
 
 export interface SlowClientLimits {
   /** A request body must arrive at least this fast, measured over each window. */
@@ -43,7 +44,7 @@ export function installSlowClientGuard(app: FastifyInstance, limits: SlowClientL
 function capConnections(app: FastifyInstance, max: number): void {
   const open = new Map<string, number>();
   app.server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
+    const address = clientKey(socket.remoteAddress ?? '');
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
       app.log.info({ max }, 'too many connections from one address: refused');

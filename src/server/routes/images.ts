@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey } from '../client-key';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
@@ -58,7 +59,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
       let received: string | undefined;
       try {
         const declared = Number(req.headers['content-length']);
-        await storage.checkRoom(req.ip, Number.isFinite(declared) ? declared : rules.maxBytes);
+        await storage.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : rules.maxBytes);
         const parts = req.parts({ limits: { fileSize: rules.maxBytes, files: 1, fields: 0, parts: 1 } });
         for await (const part of parts) {
           if (part.type !== 'file' || part.fieldname !== 'image') throw new HttpError(400, ONE_IMAGE);
@@ -71,7 +72,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         reply.header('connection', 'close');
         throw asClientError(error);
       }
-      return reply.code(201).send({ filename: await intake.store(received, req.ip) });
+      return reply.code(201).send({ filename: await intake.store(received, clientKey(req.ip)) });
     },
   );
 };
