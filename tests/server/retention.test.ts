@@ -12,7 +12,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
