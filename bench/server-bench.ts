@@ -12,7 +12,9 @@
  *   server mails (as .eml files) beside it;
  * - time to refuse a 33 MB upload (declared length; the streamed case in detail);
  * - server RSS growth during 8 concurrent 30 MB photo uploads (real JPEGs,
- *   decoded and re-encoded).
+ *   decoded and re-encoded);
+ * - a small upload's time while another client (another 127.0.0.x address)
+ *   floods large PNGs: photo decoding takes turns between clients.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -25,6 +27,7 @@ import autocannon, { type Options, type Result } from 'autocannon';
 import sharp from 'sharp';
 import { openDatabase } from '../src/server/storage/database';
 import { PhotoRegistry } from '../src/server/storage/photo-registry';
+import { largePatternPng } from '../tests/fixtures/photos';
 import { simpleRequest } from '../tests/fixtures/requests';
 import { freePort } from '../tests/support/free-port';
 import type { BenchFigure } from './figures';
@@ -81,6 +84,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     WEB_ROOT: webRoot,
     RATE_LIMIT_SUBMITS: '100000000',
     RATE_LIMIT_UPLOADS: '100000000',
+    // The load generator is every client at once, from one address.
+    MAX_CONNECTIONS_PER_CLIENT: '0',
+    PHOTO_DECODE_PER_CLIENT: '100000',
+    PHOTO_DECODE_QUEUE: '100000',
+    PHOTO_QUOTA_PER_CLIENT_MB: '1000000',
+    PHOTO_QUOTA_TOTAL_MB: '1000000',
     MIN_FREE_DISK_MB: '0',
     LOG_LEVEL: 'warn',
     ...env,
@@ -114,7 +123,7 @@ export function seedPhotos(dataDir: string, count: number, bytes: Buffer): strin
   const db = openDatabase(dataDir);
   const registry = new PhotoRegistry(db);
   const names = Array.from({ length: count }, () => `${randomUUID()}.jpg`);
-  db.transaction(() => names.forEach((n) => registry.register(n)))();
+  db.transaction(() => names.forEach((n) => registry.register(n, 'bench', 0)))();
   db.close();
   for (const name of names) writeFileSync(join(dataDir, 'photos', name), bytes);
   return names;
@@ -242,14 +251,16 @@ async function largeJpeg(bytes: number): Promise<Buffer> {
   }
 }
 
-function upload(server: Server, bytes: Buffer): Promise<number> {
+/** Uploads one photo; `localAddress` (127.0.0.x) makes it another client of the same machine. */
+function upload(server: Server, bytes: Buffer, { type = 'image/jpeg', localAddress = '127.0.0.1' } = {}): Promise<number> {
   const boundary = 'benchupload';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="p"\r\nContent-Type: ${type}\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
+        localAddress,
         port: server.port,
         path: '/api/forms/images',
         method: 'POST',
@@ -287,6 +298,23 @@ async function uploadMemory(server: Server): Promise<{ growthMb: number; detail:
   };
 }
 
+/** How long a small upload from one client takes while another floods large PNGs (decoding takes turns). */
+async function uploadDuringFlood(server: Server): Promise<{ ms: number; detail: string }> {
+  const [big, small] = [await largePatternPng(), await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer()];
+  const started = performance.now();
+  let floodMs = 0;
+  const flood = Promise.all(Array.from({ length: 12 }, () => upload(server, big, { type: 'image/png' }))).then((statuses) => {
+    floodMs = performance.now() - started;
+    return statuses;
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const t0 = performance.now();
+  const status = await upload(server, small, { localAddress: '127.0.0.2' });
+  const ms = performance.now() - t0;
+  const stored = (await flood).filter((s) => s === 201).length;
+  return { ms, detail: `small upload ${status}; flood of 12 × ${(big.length / MB).toFixed(1)} MB 4000×4000 PNG from another client: ${stored}/12 stored in ${(floodMs / 1000).toFixed(1)} s` };
+}
+
 export async function runServerBench(): Promise<BenchFigure[]> {
   // Before and after the submits, so a change in the machine's load during the run shows as a spread.
   const baselineBefore = await baselineLoad();
@@ -312,6 +340,7 @@ export async function runServerBench(): Promise<BenchFigure[]> {
     const declared = await refuseTime(server, true);
     const streamed = await refuseTime(server, false);
     const memory = await uploadMemory(server);
+    const fairness = await uploadDuringFlood(server);
     return [
       {
         name: 'durable submits per second (50 connections, completed / elapsed)',
@@ -351,6 +380,14 @@ export async function runServerBench(): Promise<BenchFigure[]> {
         budgetKey: 'server.uploadMemoryMb',
         better: 'lower',
         detail: memory.detail,
+      },
+      {
+        name: 'small upload while another client floods large PNGs',
+        value: Math.round(fairness.ms),
+        unit: 'ms',
+        budgetKey: 'server.smallUploadDuringFloodMs',
+        better: 'lower',
+        detail: fairness.detail,
       },
     ];
   } finally {

@@ -41,7 +41,8 @@ export function issueField(issue: ValidationIssue): string {
 }
 
 export function issueMessage(issue: ValidationIssue, table: MessageTable): string {
-  const template = table[messageKey(issue)] ?? table[issue.keyword] ?? table.default;
+  const own = (key: string) => (Object.hasOwn(table, key) ? table[key] : undefined);
+  const template = own(messageKey(issue)) ?? own(issue.keyword) ?? table.default;
   return template.replace('{limit}', String(issue.params.limit ?? ''));
 }
 
@@ -57,13 +58,18 @@ export function fieldErrors(
   aliases: Record<string, string> = {},
 ): FieldErrors {
   const table = messageTable(variant, locale);
-  const out: FieldErrors = {};
+  // Blank counts as missing: such a field shows the required message alone, as an empty one does.
+  const blank = new Set(issues.filter((i) => i.keyword === 'filled').map(issueField));
+  // A Map, not an object: a field named `constructor` or `toString` must not find Object.prototype's.
+  const out = new Map<string, string[]>();
   for (const issue of issues) {
     const raw = issueField(issue);
-    const field = aliases[raw] ?? raw;
+    if (blank.has(raw) && issue.keyword !== 'filled') continue;
+    const field = Object.hasOwn(aliases, raw) ? aliases[raw] : raw;
     const message = issueMessage(issue, table);
-    const list = (out[field] ??= []);
+    const list = out.get(field) ?? [];
     if (!list.includes(message)) list.push(message);
+    out.set(field, list);
   }
-  return out;
+  return Object.fromEntries(out);
 }

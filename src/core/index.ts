@@ -7,3 +7,4 @@ export * from './field-errors';
 export * from './payload';
 export * from './address-lookup';
 export * from './brands';
+export * from './brand-rule';

@@ -11,13 +11,17 @@ import { mailSender } from './mail/mail-sender';
 import { createMailTransport, removeMailLeftovers } from './mail/transport';
 import { PortalMetrics } from './metrics';
 import { OutboxWorker } from './outbox/outbox-worker';
+import { FairQueue } from './photos/fair-queue';
 import { PhotoFolder } from './photos/photo-folder';
 import { PhotoIntake } from './photos/photo-intake';
 import { PhotoLinks, photoLinkSecret } from './photos/photo-links';
+import { StorageGuard } from './photos/storage-guard';
 import { schedulePhotoSweep } from './photos/photo-sweep';
+import { scheduleRetention } from './privacy/retention';
 import { installDrainOnClose } from './plugins/drain-on-close';
-import { installErrorHandler } from './plugins/error-handler';
+import { answerUnparsableRequest, installErrorHandler, sendError } from './plugins/error-handler';
 import { installSecurityHeaders } from './plugins/security-headers';
+import { installSlowClientGuard } from './plugins/slow-clients';
 import { loadPortalPages } from './portal-pages';
 import { formsRoute } from './routes/forms';
 import { healthRoutes } from './routes/health';
@@ -30,6 +34,13 @@ import { PhotoRegistry } from './storage/photo-registry';
 import { RequestStore } from './storage/request-store';
 import { RequestValidator } from './validation/request-validator';
 import { createWebhookSender, webhookSigners } from './webhook/webhook-sender';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The request store, for health checks and tests that need to see its writer. */
+    requestStore: RequestStore;
+  }
+}
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -49,6 +60,9 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Should a route ever declare a schema, judge it as the page does (no coercion, no removal).
     ajv: { customOptions: { ...repairAjvOptions } },
+    // A bad URL or an overlong parameter is refused before routing: same body shape as every other error.
+    frameworkErrors: (error, req, reply) => sendError(error, req, reply),
+    clientErrorHandler: answerUnparsableRequest,
   });
   app.server.headersTimeout = config.headersTimeoutMs;
 
@@ -111,11 +125,18 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs },
     app.log,
   );
+  const stopRetention = scheduleRetention(
+    db,
+    config.dataDir,
+    { retentionMs: config.retentionMs, intervalMs: config.retentionIntervalMs },
+    app.log,
+  );
   mailWorker.start();
   webhookWorker.start();
   // Runs after the server stopped taking requests and in-flight ones finished.
   app.addHook('onClose', async () => {
     stopSweep();
+    await stopRetention();
     await store.close();
     await Promise.all([mailWorker.stop(), webhookWorker.stop()]);
     mail.close();
@@ -123,16 +144,19 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     db.close();
   });
 
+  app.decorate('requestStore', store);
   installErrorHandler(app);
   installDrainOnClose(app);
+  installSlowClientGuard(app, config.slowClients);
   await installSecurityHeaders(app, config);
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { throwFileSizeLimit: false });
 
   const rules = uploadRules();
-  const intake = new PhotoIntake(folder, registry, rules, config.maxPhotoPixels, config.photoDecodeConcurrency);
-  await app.register(healthRoutes, { db, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
-  await app.register(imagesRoute, { intake, rules, rateLimit: config.rateLimits.uploads, metrics });
+  const intake = new PhotoIntake(folder, registry, rules, config.photoBudget, new FairQueue(config.photoDecoding));
+  await app.register(healthRoutes, { db, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
+  const storage = new StorageGuard(registry, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
+  await app.register(imagesRoute, { intake, rules, storage, rateLimit: config.rateLimits.uploads, metrics });
   await app.register(formsRoute, {
     brands,
     validator: new RequestValidator(),

@@ -1,5 +1,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { DEFAULT_ADDRESS_LOOKUP_URL } from '../core/address-lookup';
+import type { FairQueueLimits } from './photos/fair-queue';
+import type { SlowClientLimits } from './plugins/slow-clients';
+import type { DecodeBudget } from './photos/reencode';
 
 export interface RateLimit {
   /** Requests per client within the window. */
@@ -50,13 +53,20 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   shutdownDeadlineMs: number;
-  /** Decompression-bomb guard for sharp. */
-  maxPhotoPixels: number;
-  /** Photos decoded at once; each large one holds tens of MB while it is re-encoded. */
-  photoDecodeConcurrency: number;
+  /** Slow bodies are cut off, and one address holds a bounded number of connections. */
+  slowClients: SlowClientLimits;
+  /** What decoding one photo may cost (pixels per format, bit depth, time). */
+  photoBudget: DecodeBudget;
+  /** Photos decoded at once, and how many one client / all clients may have waiting. */
+  photoDecoding: FairQueueLimits;
+  /** Unclaimed photos kept per client and in total (bytes), before uploads are refused with 503. */
+  photoQuota: { perClientBytes: number; totalBytes: number };
   /** Unreferenced photos older than this are removed by the sweep. */
   photoTtlMs: number;
   photoSweepIntervalMs: number;
+  /** Requests (photos, mails, delivery records) are removed this long after they were created and delivered (GDPR). */
+  retentionMs: number;
+  retentionIntervalMs: number;
   mailRetryBaseMs: number;
   mailMaxAttempts: number;
   mailPollIntervalMs: number;
@@ -69,6 +79,7 @@ export class ConfigError extends Error {}
 export type Env = Record<string, string | undefined>;
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 const MB = 1024 * 1024;
 
 function text(env: Env, name: string, fallback: string): string {
@@ -181,11 +192,36 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 5 * MINUTE, 1000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000, 1000),
     shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', 25_000, 0),
-    maxPhotoPixels: integer(env, 'MAX_PHOTO_PIXELS', 50_000_000, 1),
-    // libvips already spreads one decode over every core; more at once only adds memory.
-    photoDecodeConcurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
+    slowClients: {
+      // 8 kB/s over every 10 s: a 32 MB photo at 1 Mbit/s (125 kB/s) passes with room to spare.
+      minBodyBytesPerSecond: integer(env, 'MIN_BODY_BYTES_PER_S', 8 * 1024, 1),
+      windowMs: integer(env, 'MIN_BODY_RATE_WINDOW_MS', 10_000, 100),
+      // A browser opens at most 6 per host; an office behind one address has several. Off behind a proxy.
+      maxConnectionsPerClient: env.TRUST_PROXY?.trim() ? 0 : integer(env, 'MAX_CONNECTIONS_PER_CLIENT', 32, 0),
+    },
+    photoBudget: {
+      maxPixels: {
+        // 50 MP covers phones' high-resolution modes (8160×6120); screenshots stay far below 16 MP.
+        jpeg: integer(env, 'MAX_PHOTO_PIXELS', 51_000_000, 1),
+        png: integer(env, 'MAX_PNG_PIXELS', 16_000_000, 1),
+      },
+      timeoutSeconds: integer(env, 'PHOTO_DECODE_TIMEOUT_S', 10, 1),
+    },
+    photoDecoding: {
+      // libvips already spreads one decode over every core; more at once only adds memory.
+      concurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
+      perClient: integer(env, 'PHOTO_DECODE_PER_CLIENT', 4, 1),
+      total: integer(env, 'PHOTO_DECODE_QUEUE', 64, 1),
+    },
+    // Two phone photos re-encoded take about 10–20 MB; a client may start a few forms.
+    photoQuota: {
+      perClientBytes: integer(env, 'PHOTO_QUOTA_PER_CLIENT_MB', 100, 1) * MB,
+      totalBytes: integer(env, 'PHOTO_QUOTA_TOTAL_MB', 5 * 1024, 1) * MB,
+    },
     photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
     photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
+    retentionMs: integer(env, 'RETENTION_DAYS', 90, 1, 3650) * DAY,
+    retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', 60 * MINUTE, 1000),
     mailRetryBaseMs: integer(env, 'MAIL_RETRY_BASE_MS', 30_000, 10),
     mailMaxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1),
     mailPollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 50, 10),

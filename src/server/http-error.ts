@@ -4,6 +4,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** For a refusal that passes (busy, over a quota): when to try again. */
+    readonly headers: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
   }

@@ -77,6 +77,22 @@ export const ruleCases: RuleCase[] = [
   // Optional fields of the extended form
   { name: 'extended: brand, type, serial number, purchase date optional', variants: ['extended'], patch: { brand: undefined, type: undefined, serial_number: undefined, purchase_date: undefined }, expect: valid },
   { name: 'simple: brand required', variants: ['simple'], patch: { brand: undefined }, expect: { simple: { brand: ['Dit veld is verplicht'] } } },
+  // Blank is not an answer
+  { name: 'name of only spaces', variants: both, patch: { last_name: '   ' }, expect: one('last_name', 'Dit veld is verplicht', 'This field is required') },
+  { name: 'description of only line breaks and tabs', variants: both, patch: { description: ' \n\t\r\n ' }, expect: one('description', 'Dit veld is verplicht', 'This field is required') },
+  { name: 'city of no-break and ideographic spaces', variants: both, patch: { city: '\u00a0\u3000' }, expect: one('city', 'Dit veld is verplicht', 'This field is required') },
+  { name: 'simple: type of only spaces', variants: ['simple'], patch: { type: '  ' }, expect: { simple: { type: ['Dit veld is verplicht'] } } },
+  { name: 'e-mail of only spaces: required, not a format error', variants: both, patch: { client_email: '   ' }, expect: one('client_email', 'Dit veld is verplicht', 'This field is required') },
+  { name: 'a name with spaces around it', variants: both, patch: { last_name: '  Jan  ' }, expect: valid },
+  // Characters no one types
+  { name: 'NUL in a name', variants: both, patch: { last_name: 'Jan\u0000' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'line break in a one-line field', variants: both, patch: { street_name: 'Dorpsstraat\r\nBcc: x@example.com' }, expect: one('street_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'escape character in a phone number', variants: both, patch: { phone_number: '06\u001b[31m' }, expect: one('phone_number', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'C1 control in an optional field', variants: both, patch: { house_number_suffix: 'A\u0085' }, expect: one('house_number_suffix', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'lone high surrogate', variants: both, patch: { description: 'kapot \ud83d' }, expect: one('description', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'lone low surrogate', variants: both, patch: { city: '\ude00Utrecht' }, expect: one('city', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'emoji, accents and line breaks in a description', variants: both, patch: { description: 'Oven 😀 kapot,\r\n\tréparation nécessaire' }, expect: valid },
+  { name: 'NUL between spaces: refused for its character', variants: ['simple'], patch: { serial_number: ' \u0000 ' }, expect: { simple: { serial_number: ['Ongeldige tekens'] } } },
 ];
 
 /** [field, limit] of §9; the simple form shows 'Maximaal {limit} tekens toegestaan'. */

@@ -23,6 +23,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...env, SMTP_NAME: 'mx1.portal.example.com' }, '/srv/portal').smtpName).toBe('mx1.portal.example.com');
   });
 
+  it('lets a 32 MB photo through at 1 Mbit/s by default: above the minimum body rate, within the request timeout', () => {
+    const config = loadConfig({}, '/srv/portal');
+    const weakUplink = 1_000_000 / 8; // bytes per second
+    const photo = 32 * 1024 * 1024 + 64 * 1024;
+    expect(weakUplink).toBeGreaterThan(10 * config.slowClients.minBodyBytesPerSecond);
+    expect((photo / weakUplink) * 1000).toBeLessThan(config.requestTimeoutMs);
+  });
+
+  it('counts retention in days, and turns the connection cap off behind a proxy', () => {
+    expect(loadConfig({ RETENTION_DAYS: '30' }, '/srv').retentionMs).toBe(30 * 24 * 60 * 60_000);
+    expect(loadConfig({}, '/srv').slowClients.maxConnectionsPerClient).toBeGreaterThan(0);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }, '/srv').slowClients.maxConnectionsPerClient).toBe(0);
+    expect(() => loadConfig({ RETENTION_DAYS: '0' }, '/srv')).toThrow(/RETENTION_DAYS/);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],

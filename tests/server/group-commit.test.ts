@@ -40,7 +40,7 @@ describe('requestWriter', () => {
     dir = mkdtempSync(join(tmpdir(), 'writer-test-'));
     db = openDatabase(dir);
     const registry = new PhotoRegistry(db);
-    for (const name of photos) registry.register(name);
+    for (const name of photos) registry.register(name, '192.0.2.1', 4);
     return requestWriter(db, { mailsPerRecipientPerDay: 5 });
   }
 

@@ -32,19 +32,10 @@ export function makeWebRoot(dir: string, extra: Record<string, string> = {}): st
   return dir;
 }
 
-/** A real server on 127.0.0.1 with a fresh DATA_DIR; rate limits high unless `env` says otherwise. */
-export async function startTestServer(
-  env: Record<string, string> = {},
-  webFiles: Record<string, string> = {},
-  options: AppOptions = {},
-): Promise<TestServer> {
-  const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
+/** The server's config for a fresh temp folder; rate limits high unless `env` says otherwise. */
+export function testConfig(root: string, env: Record<string, string> = {}, webFiles: Record<string, string> = {}): ServerConfig {
   const webRoot = makeWebRoot(join(root, 'web'), webFiles);
-  // The port is chosen first, so signed photo links (PUBLIC_URL) point at this server.
-  const port = await freePort();
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  return loadConfig({
     DATA_DIR: join(root, 'data'),
     WEB_ROOT: webRoot,
     BRANDS_DIR: join(process.cwd(), 'brands'),
@@ -52,8 +43,43 @@ export async function startTestServer(
     RATE_LIMIT_SUBMITS: '100000',
     MAIL_POLL_INTERVAL_MS: '50',
     MIN_FREE_DISK_MB: '0',
+    // Tests speak from one address: per-client shares out of the way unless a test sets them.
+    MAX_CONNECTIONS_PER_CLIENT: '10000',
+    PHOTO_DECODE_PER_CLIENT: '1000',
+    PHOTO_QUOTA_PER_CLIENT_MB: '100000',
     ...env,
   });
+}
+
+/** The app on a fresh DATA_DIR, not listening: for `app.inject()`. */
+export async function buildTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestServer> {
+  const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
+  const config = testConfig(root, env);
+  const app = await buildApp(config, options);
+  return {
+    app,
+    url: '',
+    config,
+    dataDir: config.dataDir,
+    webRoot: config.webRoot,
+    async dispose() {
+      await app.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real server on 127.0.0.1 with a fresh DATA_DIR; rate limits high unless `env` says otherwise. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  webFiles: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<TestServer> {
+  const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
+  // The port is chosen first, so signed photo links (PUBLIC_URL) point at this server.
+  const port = await freePort();
+  const config = testConfig(root, { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, webFiles);
+  const webRoot = config.webRoot;
   const app = await buildApp(config, options);
   await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -118,4 +144,24 @@ export function submit(url: string, brand: string, body: unknown, headers: Recor
     headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+}
+
+/** A multipart body with one file part, as a browser sends it (or cut short / altered by the caller). */
+export function multipartBody(bytes: Buffer, { field = 'image', name = 'photo.jpg', type = 'image/jpeg', boundary = 'testboundary42' } = {}) {
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`;
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, accept: 'application/json' },
+    payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+  };
+}
+
+/** Uploads a photo through `app.inject()`; returns its stored name. */
+export async function injectUpload(app: FastifyInstance, bytes: Buffer, type = 'image/png', remoteAddress = '127.0.0.1'): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/forms/images', remoteAddress, ...multipartBody(bytes, { type, name: type === 'image/png' ? 'a.png' : 'a.jpg' }) });
+  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { filename: string }).filename;
+}
+
+export function injectSubmit(app: FastifyInstance, brand: string, body: unknown, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url: `/api/forms/${brand}`, headers: { accept: 'application/json', ...headers }, payload: body as object });
 }

@@ -25,7 +25,7 @@ afterEach(() => {
 
 function storedPhoto(name: string, createdAt: number): string {
   writeFileSync(folder.pathOf(name), 'jpeg');
-  registry.register(name, createdAt);
+  registry.register(name, '192.0.2.1', 4, createdAt);
   return name;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncPath } from '../storage/fsync-path';
 
@@ -14,20 +14,30 @@ const TEMP_PREFIX = '.tmp-';
 export class PhotoFolder {
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
   }
 
   tempPath(): string {
     return join(this.dir, `${TEMP_PREFIX}${randomUUID()}`);
   }
 
-  /** fsyncs a finished temp file and moves it to a new generated name (`<uuid>.jpg|png`, never the client's); returns it. */
-  async commit(tempPath: string, extension: 'jpg' | 'png'): Promise<string> {
+  /** fsyncs a finished temp file and moves it to a new generated name (`<uuid>.jpg|png`, never the client's); returns it and its size. */
+  async commit(tempPath: string, extension: 'jpg' | 'png'): Promise<{ name: string; bytes: number }> {
     const name = `${randomUUID()}.${extension}`;
-    await fsyncPath(tempPath);
+    const file = await open(tempPath, 'r');
+    let bytes: number;
+    try {
+      bytes = (await file.stat()).size;
+      // The encoder creates its file with the default mode; a photo of someone's home is owner-only.
+      await file.chmod(0o600);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
     await rename(tempPath, join(this.dir, name));
     // The rename itself is durable only once the directory entry is synced.
     await fsyncPath(this.dir);
-    return name;
+    return { name, bytes };
   }
 
   pathOf(name: string): string {

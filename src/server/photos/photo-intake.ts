@@ -4,9 +4,9 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import type { PhotoRegistry } from '../storage/photo-registry';
 import { HttpError } from '../http-error';
-import { limitConcurrency } from './limit-concurrency';
+import type { FairQueue } from './fair-queue';
 import type { PhotoFolder } from './photo-folder';
-import { reencodePhoto, type PhotoFormat } from './reencode';
+import { OverBudgetError, reencodePhoto, type DecodeBudget, type PhotoFormat } from './reencode';
 
 export interface PhotoRules {
   maxBytes: number;
@@ -31,17 +31,14 @@ const NO_SPACE = /no space left|ENOSPC/i;
  * fsynced, renamed to a generated name and registered as unused.
  */
 export class PhotoIntake {
-  private readonly decodeSlot: <T>(task: () => Promise<T>) => Promise<T>;
-
   constructor(
     private readonly folder: PhotoFolder,
     private readonly registry: PhotoRegistry,
     private readonly rules: PhotoRules,
-    private readonly maxPixels: number,
-    decodeConcurrency: number,
-  ) {
-    this.decodeSlot = limitConcurrency(decodeConcurrency);
-  }
+    private readonly budget: DecodeBudget,
+    /** Decoding takes turns between clients (see clientKey), so one client's flood cannot hold up everyone. */
+    private readonly decoding: FairQueue,
+  ) {}
 
   /** Streams an upload to a temp file; 413 (and no file left) as soon as it passes the limit. */
   async receive(stream: UploadStream): Promise<string> {
@@ -62,8 +59,8 @@ export class PhotoIntake {
     await this.folder.remove(received);
   }
 
-  /** Checks and stores a received temp file (which it always removes); returns the stored name. */
-  async store(received: string): Promise<string> {
+  /** Checks and stores a received temp file of `client` (which it always removes); returns the stored name. */
+  async store(received: string, client: string): Promise<string> {
     const encoded = this.folder.tempPath();
     try {
       const mime = (await fileTypeFromFile(received))?.mime;
@@ -71,14 +68,18 @@ export class PhotoIntake {
       if (!kind) {
         throw new HttpError(415, 'The file is not a JPEG or PNG image.');
       }
-      await this.decodeSlot(() => reencodePhoto(received, encoded, kind.format, this.maxPixels)).catch((error: unknown) => {
+      await this.decoding.run(client, () => reencodePhoto(received, encoded, kind.format, this.budget)).catch((error: unknown) => {
+        if (error instanceof HttpError) throw error;
         if (error instanceof Error && NO_SPACE.test(error.message)) throw Object.assign(error, { code: 'ENOSPC' });
-        // Corrupt data, a truncated image or too many pixels: not a photo we accept.
-        throw new HttpError(415, 'The image could not be read or is too large in pixels.');
+        if (error instanceof OverBudgetError) {
+          throw new HttpError(415, 'The image is larger than a phone photo (too many pixels, or more than 8 bits per colour).');
+        }
+        // Corrupt data, a truncated image, or it took too long: not a photo we accept.
+        throw new HttpError(415, 'The image could not be read.');
       });
-      const name = await this.folder.commit(encoded, kind.extension);
+      const { name, bytes } = await this.folder.commit(encoded, kind.extension);
       try {
-        this.registry.register(name);
+        this.registry.register(name, client, bytes);
       } catch (error) {
         await this.folder.remove(this.folder.pathOf(name));
         throw error;

@@ -1,27 +1,77 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error';
+import { STORE_UNAVAILABLE } from '../storage/request-store';
 
-/** Errors that mean "out of storage": the client may retry later, and must not see the internals. */
-const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+/** Errors that mean "cannot store now" (disk full, writer down): the client may retry later, and must not see the internals. */
+const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', STORE_UNAVAILABLE]);
 
 /**
- * Every error becomes `{"error": "<plain message>"}`: our HttpErrors and
- * Fastify's client errors (4xx) as they are, a full disk as 503, anything
- * else as a bare 500. Internals go to the log only.
+ * Plain words for the framework's own client errors. Its messages may quote
+ * the path, a header or the body, so they go to the log, never to the client.
+ */
+const CLIENT_MESSAGES: Record<number, string> = {
+  400: 'The request is malformed.',
+  404: 'Not found.',
+  408: 'The request took too long.',
+  413: 'The request body is too large.',
+  414: 'The address is too long.',
+  415: 'Unsupported content type.',
+  429: 'Too many requests. Please try again later.',
+  431: 'The request headers are too large.',
+};
+
+function clientMessage(status: number): string {
+  return CLIENT_MESSAGES[status] ?? `${STATUS_CODES[status] ?? 'Bad request'}.`;
+}
+
+/**
+ * Every error becomes `{"error": "<plain message>"}` (plus `fields` for a
+ * refused form): our HttpErrors as they are, Fastify's client errors (4xx)
+ * in plain words, a full disk as 503, anything else as a bare 500.
+ * Client errors are logged at info level, internals at error level, and
+ * neither reaches the client.
  */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, req, reply) => {
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send({ error: error.message, ...error.details });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send({ error: error.message });
-    }
-    req.log.error({ err: error }, 'request failed');
-    if (STORAGE_FULL.has(error.code)) {
-      return reply.code(503).header('retry-after', '60').send({ error: 'The service is temporarily unable to store requests. Please try again later.' });
-    }
-    return reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
-  });
+  app.setErrorHandler((error: FastifyError, req, reply) => sendError(error, req, reply));
+}
+
+/** Also Fastify's `frameworkErrors` (a bad URL, an overlong parameter), which bypass the error handler. */
+export function sendError(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    if (error.statusCode < 500) req.log.info({ statusCode: error.statusCode, reason: error.message }, 'request refused');
+    else req.log.warn({ statusCode: error.statusCode, reason: error.message }, 'request refused for now');
+    const { retryAfterSeconds } = error.headers;
+    if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
+    return reply.code(error.statusCode).send({ error: error.message, ...error.details });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    req.log.info({ statusCode: status, code: error.code, reason: error.message }, 'request refused');
+    return reply.code(status).send({ error: clientMessage(status) });
+  }
+  req.log.error({ err: error }, 'request failed');
+  if (STORAGE_FULL.has(error.code)) {
+    return reply.code(503).header('retry-after', '60').send({ error: 'The service is temporarily unable to store requests. Please try again later.' });
+  }
+  return reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node could not even parse (a
+ * broken request line, headers too large, too slow) gets the same body
+ * shape, written to the socket before it closes.
+ */
+export function answerUnparsableRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify({ error: clientMessage(status) });
+  if (!socket.writable) return void socket.destroy(error);
+  // end, not destroy: bytes the client is still sending would otherwise make the kernel reset
+  // the connection, and the client could lose the answer. The timer bounds a client that never closes.
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

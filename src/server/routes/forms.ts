@@ -37,7 +37,7 @@ export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { b
         throw new HttpError(400, 'Idempotency-Key must be 1 to 128 printable characters.');
       }
 
-      const verdict = validator.check(brand.variant, req.body, headerLocale);
+      const verdict = validator.check(brand, req.body, headerLocale);
       if (!verdict.ok) throw new HttpError(400, verdict.error, { fields: verdict.fields });
       const request = verdict.request;
       // The extended form carries its language; the simple one only has the header.

@@ -1,15 +1,17 @@
 import { statfs } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../storage/database';
+import type { RequestStore } from '../storage/request-store';
 
 export interface HealthRoutesOptions {
   db: Db;
   dataDir: string;
   minFreeDiskBytes: number;
+  store: Pick<RequestStore, 'alive'>;
 }
 
-/** /healthz: the process answers. /readyz: it can also store requests (database answers, disk has room). */
-export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { db, dataDir, minFreeDiskBytes }) => {
+/** /healthz: the process answers. /readyz: it can also store requests (database answers, writer thread runs, disk has room). */
+export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { db, dataDir, minFreeDiskBytes, store }) => {
   const ping = db.prepare('SELECT 1');
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -22,6 +24,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
       req.log.error({ err: error }, 'readiness: database');
       problems.push('database');
     }
+    if (!store.alive) problems.push('writer');
     try {
       const disk = await statfs(dataDir);
       if (disk.bavail * disk.bsize < minFreeDiskBytes) problems.push('disk');

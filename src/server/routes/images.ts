@@ -1,12 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey } from '../client-key';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
 import type { PortalMetrics } from '../metrics';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
+import type { StorageGuard } from '../photos/storage-guard';
 
 export interface ImagesRouteOptions {
   intake: PhotoIntake;
   rules: PhotoRules;
+  storage: StorageGuard;
   rateLimit: RateLimit;
   metrics: PortalMetrics;
 }
@@ -29,12 +32,26 @@ const EXTRA_PART_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIE
 const ONE_IMAGE = 'Send exactly one file, in the field "image".';
 
 /**
+ * What went wrong while reading the body: our own refusals as they are, a
+ * server-side fault (a file-system call failed) as it is, and anything the
+ * multipart parser threw (no boundary, a part cut off, a malformed header)
+ * as the client's malformed request.
+ */
+function asClientError(error: unknown): unknown {
+  const { code, syscall, statusCode } = error as { code?: string; syscall?: string; statusCode?: number };
+  if (error instanceof HttpError || syscall !== undefined) return error;
+  if (EXTRA_PART_CODES.has(code ?? '')) return new HttpError(400, ONE_IMAGE);
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return error;
+  return new HttpError(400, `The upload is not well-formed multipart/form-data. ${ONE_IMAGE}`);
+}
+
+/**
  * POST /api/forms/images: one photo in the multipart field `image` →
  * `{"filename": "<uuid>.jpg|png"}`. Oversized uploads are refused before
  * reading (declared length) or the moment they pass the limit, with
  * `Connection: close` so the rest of the body is never read.
  */
-export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, rateLimit, metrics }) => {
+export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, storage, rateLimit, metrics }) => {
   async function refuseDeclaredOversize(req: FastifyRequest, reply: FastifyReply) {
     const declared = Number(req.headers['content-length']);
     if (declared > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
@@ -56,6 +73,8 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
       if (!req.isMultipart()) throw new HttpError(415, `Expected multipart/form-data. ${ONE_IMAGE}`);
       let received: string | undefined;
       try {
+        const declared = Number(req.headers['content-length']);
+        await storage.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : rules.maxBytes);
         const parts = req.parts({ limits: { fileSize: rules.maxBytes, files: 1, fields: 0, parts: 1 } });
         for await (const part of parts) {
           if (part.type !== 'file' || part.fieldname !== 'image') throw new HttpError(400, ONE_IMAGE);
@@ -66,9 +85,9 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         if (received) await intake.discard(received);
         // The rest of the body may be unread: never reuse this connection.
         reply.header('connection', 'close');
-        throw EXTRA_PART_CODES.has((error as { code?: string }).code ?? '') ? new HttpError(400, ONE_IMAGE) : error;
+        throw asClientError(error);
       }
-      return reply.code(201).send({ filename: await intake.store(received) });
+      return reply.code(201).send({ filename: await intake.store(received, clientKey(req.ip)) });
     },
   );
 };

@@ -35,6 +35,7 @@ export class RequestStore {
   private readonly waiting = new Map<number, Waiting>();
   private nextSeq = 0;
   private failure: Error | undefined;
+  private closing = false;
 
   private constructor(private readonly writer: Worker) {
     writer.on('message', (message: FromWriter) => {
@@ -44,9 +45,14 @@ export class RequestStore {
       if ('failed' in message) waiting?.reject(toError(message.failed));
       else waiting?.resolve(message.outcomes);
     });
-    // A writer that dies takes no request with it unanswered: all pending ones fail (500).
-    writer.on('error', (error) => this.fail(error));
-    writer.on('exit', () => this.fail(new Error('The request writer stopped.')));
+    // A writer that dies takes no request with it unanswered: pending and later submits fail with 503.
+    writer.on('error', (error) => this.fail(writerDown(error.message)));
+    writer.on('exit', () => this.fail(writerDown('The request writer stopped.')));
+  }
+
+  /** False once the writer thread has died: nothing can be stored (readiness reports it). */
+  get alive(): boolean {
+    return this.failure === undefined;
   }
 
   /** Starts the writer thread on the (already created) database in `dataDir`. */
@@ -78,6 +84,7 @@ export class RequestStore {
   async close(): Promise<void> {
     await this.commits.flush();
     if (this.failure) return;
+    this.closing = true;
     const exited = once(this.writer, 'exit');
     this.writer.postMessage({ close: true } satisfies ToWriter);
     await exited;
@@ -93,8 +100,16 @@ export class RequestStore {
   }
 
   private fail(error: Error): void {
+    if (this.closing) return;
     this.failure ??= error;
     for (const { reject } of this.waiting.values()) reject(error);
     this.waiting.clear();
   }
+}
+
+/** The error handler answers this code with 503 + Retry-After: the service, not the request, is at fault. */
+export const STORE_UNAVAILABLE = 'STORE_UNAVAILABLE';
+
+function writerDown(message: string): Error {
+  return Object.assign(new Error(message), { code: STORE_UNAVAILABLE });
 }

@@ -45,7 +45,8 @@ export function requestWriter(db: Db, { mailsPerRecipientPerDay }: WriterOptions
     `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const claimPhotos = db.prepare('UPDATE photos SET request_id = ? WHERE name IN (?, ?) AND request_id IS NULL');
+  // Claimed photos leave the uploader's quota, and the uploader's address is no longer kept.
+  const claimPhotos = db.prepare('UPDATE photos SET request_id = ?, owner = NULL WHERE name IN (?, ?) AND request_id IS NULL');
   const queue = db.prepare(
     `INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at, queued_at, message_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -1,8 +1,9 @@
 import type { ValidateFunction } from 'ajv';
+import { brandIssues } from '../../core/brand-rule';
 import { fieldErrors, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
 import { formSchemas } from '../../core/form-schemas';
 import { createRepairAjv } from '../../core/keywords/repair-ajv';
-import type { Locale, RepairRequest, Variant } from '../../core/types';
+import type { Brand, Locale, RepairRequest, Variant } from '../../core/types';
 
 export type Verdict = { ok: true; request: RepairRequest } | { ok: false; error: string; fields: FieldErrors };
 
@@ -10,7 +11,8 @@ export type Verdict = { ok: true; request: RepairRequest } | { ok: false; error:
  * Judges a submitted body exactly as the page does: the variant's schema,
  * the shared keywords and ajv options (no coercion, no removal). Form-only
  * properties are refused outright: the page strips them, so their presence
- * means the body did not come from the form.
+ * means the body did not come from the form. The brand's own rule (which
+ * brand names its form accepts) comes from its brand file, as on the page.
  */
 export class RequestValidator {
   private readonly validators: Record<Variant, ValidateFunction>;
@@ -23,7 +25,8 @@ export class RequestValidator {
     };
   }
 
-  check(variant: Variant, body: unknown, locale: Locale): Verdict {
+  check(brand: Pick<Brand, 'name' | 'brandField' | 'variant'>, body: unknown, locale: Locale): Verdict {
+    const { variant } = brand;
     const properties = formSchemas[variant].schema.properties;
     if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
       const formOnly: ValidationIssue[] = Object.keys(body)
@@ -34,7 +37,8 @@ export class RequestValidator {
       }
     }
     const validate = this.validators[variant];
-    if (validate(body)) return { ok: true, request: body as RepairRequest };
-    return { ok: false, error: 'Some fields are not filled in correctly.', fields: fieldErrors(validate.errors ?? [], variant, locale) };
+    const issues = [...(validate(body) ? [] : (validate.errors ?? [])), ...brandIssues(brand, body)];
+    if (issues.length === 0) return { ok: true, request: body as RepairRequest };
+    return { ok: false, error: 'Some fields are not filled in correctly.', fields: fieldErrors(issues, variant, locale) };
   }
 }

@@ -147,7 +147,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   }
 
   function validateNow(next: RepairFormData = data.current, quiet: string[] = quietTargets()): FieldErrors {
-    const found = validation.validate(next, locale, quiet);
+    const found = validation.validate(next, locale, quiet, brand);
     setErrors(found);
     return found;
   }

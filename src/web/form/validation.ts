@@ -1,9 +1,10 @@
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8/lib/types.js';
+import { brandIssues } from '../../core/brand-rule';
 import { fieldErrors, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
 import type { FormSchema, UiSchema } from '../../core/form-schema';
-import type { Locale, RepairFormData, Variant } from '../../core/types';
+import type { Brand, Locale, RepairFormData, Variant } from '../../core/types';
 import { lazyCache } from '../lib/lazy-cache';
 
 /** A generated variant module (src/cli/compile-validators.ts): validator, schema and uiSchema. */
@@ -25,8 +26,11 @@ export interface FormValidation {
   aliases: Record<string, string>;
   /** Fields in the order they are shown (sections of the root uiSchema). */
   fieldOrder: string[];
-  /** Messages per field for the whole form; `pending` hides `required` of those fields (an upload still running). */
-  validate(data: RepairFormData, locale: Locale, pending?: readonly string[]): FieldErrors;
+  /**
+   * Messages per field for the whole form; `pending` hides `required` of those fields (an upload still running);
+   * `brand` adds its brand file's rule on the brand name, as the server does.
+   */
+  validate(data: RepairFormData, locale: Locale, pending?: readonly string[], brand?: Pick<Brand, 'name' | 'brandField'>): FieldErrors;
 }
 
 interface Section {
@@ -83,11 +87,13 @@ function makeFormValidation(variant: Variant, { validators, schema, uiSchema }: 
     validator,
     aliases,
     fieldOrder,
-    validate(data, locale, pending = []) {
-      const { errors = [] } = validator.rawValidation<ValidationIssue>(schema as RJSFSchema, cleanData(data) as RepairFormData);
-      const issues = errors.filter(
-        (e) => !(e.keyword === 'required' && pending.includes(String(e.params.missingProperty))),
-      );
+    validate(data, locale, pending = [], brand) {
+      const cleaned = cleanData(data);
+      const { errors = [] } = validator.rawValidation<ValidationIssue>(schema as RJSFSchema, cleaned as RepairFormData);
+      const issues = [
+        ...errors.filter((e) => !(e.keyword === 'required' && pending.includes(String(e.params.missingProperty)))),
+        ...(brand ? brandIssues(brand, cleaned) : []),
+      ];
       return fieldErrors(issues, variant, locale, aliases);
     },
   };

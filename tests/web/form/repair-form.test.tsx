@@ -68,6 +68,15 @@ describe('RepairForm: editing and when errors show', () => {
     expect(screen.queryByText('Ongeldige postcode')).toBeNull();
   });
 
+  it('answers a name of only spaces with the required message, as the server does', async () => {
+    const { user } = renderForm(brands.ilve);
+    const name = screen.getByLabelText('Naam');
+    await user.type(name, '    ');
+    await user.tab();
+    expect(screen.getByText('Dit veld is verplicht')).toBeTruthy();
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('shows the simple form max-length message', async () => {
     const { user } = renderForm(brands.ilve);
     await user.type(screen.getByLabelText('Toevoeging'), 'x'.repeat(11));

@@ -1,0 +1,64 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../storage/database';
+import { eraseRequests, type Erased } from './personal-data';
+
+/**
+ * Requests whose retention ran out: delivered (no mail of theirs still
+ * waiting to be sent) and older than the cutoff, counted from the request
+ * or its last delivery attempt, whichever came later.
+ */
+function expiredIds(db: Db, cutoff: number, limit: number): number[] {
+  const rows = db
+    .prepare(
+      `SELECT r.id FROM requests r
+       WHERE r.created_at < @cutoff
+         AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.request_id = r.id
+                         AND (o.sent_at IS NULL AND o.failed_at IS NULL OR coalesce(o.sent_at, o.failed_at) >= @cutoff))
+       LIMIT @limit`,
+    )
+    .all({ cutoff, limit }) as { id: number }[];
+  return rows.map((r) => r.id);
+}
+
+/** Requests removed per transaction: a first run on a large database must not hold the write lock for long. */
+const BATCH = 500;
+
+/** Removes every request past its retention period with its photos, mails and files. */
+export async function enforceRetention(db: Db, dataDir: string, retentionMs: number, now = Date.now()): Promise<Erased> {
+  const total: Erased = { requests: 0, photos: 0, mails: 0, files: 0 };
+  for (;;) {
+    const ids = expiredIds(db, now - retentionMs, BATCH);
+    const erased = await eraseRequests(db, dataDir, ids);
+    for (const key of Object.keys(total) as (keyof Erased)[]) total[key] += erased[key];
+    if (ids.length < BATCH) return total;
+  }
+}
+
+/**
+ * Runs the retention at start and every `intervalMs`; returns a stop
+ * function that waits for a round under way (the database closes next).
+ * Logs counts only, never personal data.
+ */
+export function scheduleRetention(
+  db: Db,
+  dataDir: string,
+  { retentionMs, intervalMs }: { retentionMs: number; intervalMs: number },
+  log: FastifyBaseLogger,
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= enforceRetention(db, dataDir, retentionMs)
+      .then((erased) => erased.requests > 0 && log.info({ erased }, 'retention: removed requests past their retention period'))
+      .catch((error: unknown) => log.error({ err: error }, 'retention failed'))
+      .then(() => void (running = undefined));
+  };
+  const first = setTimeout(run, 0);
+  const timer = setInterval(run, intervalMs);
+  first.unref();
+  timer.unref();
+  return async () => {
+    clearTimeout(first);
+    clearInterval(timer);
+    await running;
+  };
+}
