@@ -11,6 +11,7 @@ import { clearDraft, loadDraft, loadSent, saveDraft, saveSent } from './draft-st
 import { BrandChoiceField } from './fields/brand-choice-field';
 import { fieldId, fieldNameOf, type RepairFormActions, type RepairFormContext } from './form-context';
 import { useAddressLookup } from './hooks/use-address-lookup';
+import { usePressGuard } from './hooks/use-press-guard';
 import { readRuntimeSettings, type RuntimeSettings } from './runtime-settings';
 import { newUuid, submitRepairRequest } from './submit-request';
 import { BaseInputTemplate } from './templates/base-input-template';
@@ -101,6 +102,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const noticeRef = useRef<HTMLDivElement>(null);
   const uploads = usePhotoUploads();
   const uploadsRef = useRef(uploads);
+  const pressGuard = usePressGuard();
 
   // Runtime settings, the sent state and the draft live in the browser only: read after hydration.
   useEffect(() => {
@@ -179,8 +181,10 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   }
 
   function onBlur(id: string): void {
-    markTouched([fieldNameOf(id)]);
-    validateNow();
+    pressGuard.afterPress(() => {
+      markTouched([fieldNameOf(id)]);
+      validateNow();
+    });
   }
 
   function onAddressFound(address: FoundAddress): void {
@@ -255,6 +259,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   async function submit(): Promise<void> {
     if (busy.current) return;
     busy.current = true;
+    pressGuard.drop();
     try {
       if (uploadsRef.current.running().length) {
         // Never send without the file names: wait for the photos still on their way.
@@ -334,7 +339,12 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
               {t('form.submitError')}
             </div>
           )}
-          <button type="submit" className="button button--primary" disabled={submitting}>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={submitting}
+            onPointerDown={pressGuard.onPointerDown}
+          >
             {submitting && <span className="spinner" aria-hidden="true" />}
             {t('form.submit')}
           </button>
