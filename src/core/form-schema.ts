@@ -41,3 +41,14 @@ export function requestFieldsInFormOrder(schema: FormSchema, uiSchema: UiSchema)
   const shown = (options?.sections ?? []).flatMap((s) => s.fields).map((name) => target(name) ?? name);
   return [...new Set([...shown.filter((name) => fields.includes(name)), ...fields])];
 }
+
+/** Photo picker → the hidden field its stored file name goes to (ui:options.target), inverted: target → picker. */
+export function uploadAliases(uiSchema: UiSchema): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  for (const [name, ui] of Object.entries(uiSchema)) {
+    const entry = ui as { 'ui:field'?: string; 'ui:options'?: { target?: string } } | null;
+    const target = entry?.['ui:options']?.target;
+    if (entry?.['ui:field'] === 'photoUpload' && target) aliases[target] = name;
+  }
+  return aliases;
+}

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -21,17 +22,21 @@ import { scheduleRetention } from './privacy/retention';
 import { installDrainOnClose } from './plugins/drain-on-close';
 import { answerUnparsableRequest, installErrorHandler, sendError } from './plugins/error-handler';
 import { installSecurityHeaders } from './plugins/security-headers';
+import { SeededPages } from './no-script/seeded-pages';
+import { SentRequests } from './no-script/sent-requests';
 import { installSlowClientGuard } from './plugins/slow-clients';
 import { loadPortalPages } from './portal-pages';
 import { formsRoute } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { imagesRoute } from './routes/images';
 import { metricsRoute } from './routes/metrics';
+import { noScriptFormRoute } from './routes/no-script-form';
 import { photosRoute } from './routes/photos';
 import { portalRoutes } from './routes/portal';
 import { openDatabase } from './storage/database';
 import { PhotoRegistry } from './storage/photo-registry';
 import { RequestStore } from './storage/request-store';
+import { FormDataValidator } from './validation/form-data-validator';
 import { RequestValidator } from './validation/request-validator';
 import { createWebhookSender, webhookSigners } from './webhook/webhook-sender';
 
@@ -151,22 +156,42 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   await installSecurityHeaders(app, config);
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { throwFileSizeLimit: false });
+  await app.register(cookie);
 
   const rules = uploadRules();
   const intake = new PhotoIntake(folder, registry, rules, config.photoBudget, new FairQueue(config.photoDecoding));
   await app.register(healthRoutes, { db, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
   const storage = new StorageGuard(registry, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
   await app.register(imagesRoute, { intake, rules, storage, rateLimit: config.rateLimits.uploads, metrics });
-  await app.register(formsRoute, {
+  const requestValidator = new RequestValidator();
+  await app.register(formsRoute, { brands, validator: requestValidator, store, rateLimit: config.rateLimits.submits, metrics });
+  // Pages after a post without scripts are rendered by the prerender's SSR build (npm run build).
+  const seededPages = new SeededPages(join(config.webRoot, 'ssr', 'entry-server.js'), pages);
+  const sent = new SentRequests(db);
+  await app.register(noScriptFormRoute, {
     brands,
-    validator: new RequestValidator(),
+    intake,
+    rules,
+    storage,
+    formValidator: new FormDataValidator(),
+    requestValidator,
     store,
+    pages: seededPages,
+    sent,
     rateLimit: config.rateLimits.submits,
     metrics,
   });
   await app.register(photosRoute, { links, folder });
   await app.register(metricsRoute, { metrics });
-  await app.register(portalRoutes, { webRoot: config.webRoot, brands, pages });
+  await app.register(portalRoutes, {
+    webRoot: config.webRoot,
+    brands,
+    pages,
+    async confirmation(req, route) {
+      const email = sent.sentTo(req, route.brand.id);
+      return email ? seededPages.render(route, { brandId: route.brand.id, formData: {}, errors: {}, sentTo: email }) : undefined;
+    },
+  });
   return app;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Server render of the portal for the prerender step (src/cli/prerender.ts).
- * Built by `vite build --ssr` into dist/ssr, never shipped to the browser.
+ * Built by `vite build --ssr` into dist/web/ssr, never shipped to the browser (the intake server renders pages after a post without scripts with it).
  */
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
@@ -8,7 +8,9 @@ import { StaticRouter } from 'react-router-dom';
 import { brandPaths as allBrandPaths, matchBrandRoute, pageTitle } from '../core/brands';
 import { App } from './app/app';
 import { assetUrl, brandModule, brandRoutes, loadBrand } from './app/brands';
+import { FormSeedContext } from './form/form-seed';
 import { i18n } from './i18n';
+import type { FormSeed } from '../core/form-seed';
 
 export interface RenderedPage {
   /** Markup for inside <div id="root">. */
@@ -27,13 +29,18 @@ export function brandPaths(): string[] {
   return allBrandPaths(brandRoutes.values());
 }
 
-export async function render(url: string): Promise<RenderedPage> {
+/** Renders a page; with a seed, in the state a post without scripts left it (the intake server's use). */
+export async function render(url: string, seed: FormSeed | null = null): Promise<RenderedPage> {
   const { prelude } = await prerender(
     <StrictMode>
       <StaticRouter location={url}>
-        <App />
+        <FormSeedContext.Provider value={seed}>
+          <App />
+        </FormSeedContext.Provider>
       </StaticRouter>
     </StrictMode>,
+    // Every boundary inline: React outlines big ones behind inline scripts, which the CSP blocks.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   const html = await new Response(prelude).text();
   const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandRoutes);

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './app/app';
+import { FormSeedContext, readSeed } from './form/form-seed';
 import 'virtual:brand-themes.css';
 import './styles.css';
 
@@ -9,7 +10,9 @@ const root = document.getElementById('root')!;
 const app = (
   <StrictMode>
     <BrowserRouter>
-      <App />
+      <FormSeedContext.Provider value={readSeed(document)}>
+        <App />
+      </FormSeedContext.Provider>
     </BrowserRouter>
   </StrictMode>
 );

@@ -4,8 +4,8 @@ import type { Brand } from '../../core/types';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
 import type { PortalMetrics } from '../metrics';
-import { deliveriesFor } from '../outbox/deliveries-for';
 import type { RequestStore } from '../storage/request-store';
+import { storeRequest } from '../storage/store-request';
 import type { RequestValidator } from '../validation/request-validator';
 
 export interface FormsRouteOptions {
@@ -43,14 +43,7 @@ export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { b
       // The extended form carries its language; the simple one only has the header.
       const locale = request.language ?? headerLocale;
 
-      const outcome = await store.submit({
-        brand: brand.id,
-        variant: brand.variant,
-        locale,
-        payload: request,
-        idempotencyKey: key,
-        deliveries: (reference, receivedAt) => deliveriesFor(request, brand, locale, reference, receivedAt),
-      });
+      const outcome = await storeRequest(store, brand, request, locale, key);
       switch (outcome.kind) {
         case 'stored':
           if (!outcome.replay) metrics.requestAccepted(brand.id);

@@ -1,19 +1,22 @@
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { matchBrandRoute } from '../../core/brands';
+import { matchBrandRoute, type BrandRoute } from '../../core/brands';
 import type { Brand } from '../../core/types';
+import { withSubmissionKey } from '../no-script/submission-key';
 import type { PortalPages } from '../portal-pages';
 
 export interface PortalRoutesOptions {
   webRoot: string;
   brands: ReadonlyMap<string, Brand>;
   pages: PortalPages;
+  /** The confirmation page, when this browser sent the brand's form without scripts (routes/no-script-form.ts). */
+  confirmation?(req: FastifyRequest, route: BrandRoute): Promise<string | undefined>;
 }
 
-function sendHtml(reply: FastifyReply, status: number, html: string) {
+function sendHtml(reply: FastifyReply, status: number, html: string, cacheControl = 'no-cache') {
   // HTML names the hashed assets of the current build, so it must be revalidated.
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', cacheControl).send(html);
 }
 
 /**
@@ -21,7 +24,7 @@ function sendHtml(reply: FastifyReply, status: number, html: string) {
  * page (200), every other path the portal's 404 page with status 404.
  * Only WEB_ROOT/assets is served from disk; DATA_DIR never is.
  */
-export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app, { webRoot, brands, pages }) => {
+export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app, { webRoot, brands, pages, confirmation }) => {
   await app.register(fastifyStatic, {
     root: join(webRoot, 'assets'),
     prefix: '/assets/',
@@ -43,7 +46,11 @@ export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app,
 
   app.get('/:brand/:locale/:country', async (req, reply) => {
     const route = matchBrandRoute(req.url.split('?')[0], brands);
-    return route ? sendHtml(reply, 200, pages.brandPage(route)) : notFound(req, reply);
+    if (!route) return notFound(req, reply);
+    const confirmed = await confirmation?.(req, route);
+    // The confirmation names the customer's address: never kept by a cache.
+    if (confirmed) return sendHtml(reply, 200, confirmed, 'no-store');
+    return sendHtml(reply, 200, withSubmissionKey(pages.brandPage(route)));
   });
 
   app.setNotFoundHandler(async (req, reply) => notFound(req, reply));

@@ -1,8 +1,10 @@
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryFieldsType, RegistryWidgetsType, RJSFSchema, TemplatesType } from '@rjsf/utils';
-import { Suspense, use, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, use, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { DEFAULT_ADDRESS_LOOKUP_URL, type FoundAddress } from '../../core/address-lookup';
+import { brandPath } from '../../core/brands';
+import { SUBMISSION_FIELD } from '../../core/form-post';
 import type { FieldErrors } from '../../core/field-errors';
 import { shapeRequest } from '../../core/payload';
 import type { Brand, Country, Locale, RepairFormData } from '../../core/types';
@@ -10,6 +12,7 @@ import { i18n, LocaleContext } from '../i18n';
 import { clearDraft, loadDraft, loadSent, saveDraft, saveSent } from './draft-storage';
 import { BrandChoiceField } from './fields/brand-choice-field';
 import { fieldId, fieldNameOf, type RepairFormActions, type RepairFormContext } from './form-context';
+import { FormSeedContext } from './form-seed';
 import { useAddressLookup } from './hooks/use-address-lookup';
 import { usePressGuard } from './hooks/use-press-guard';
 import { readRuntimeSettings, type RuntimeSettings } from './runtime-settings';
@@ -85,11 +88,15 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
     [validation],
   );
 
-  const [formData, setFormData] = useState<RepairFormData>(() => initialData(brand, locale, country));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
-  const [phase, setPhase] = useState<Phase>('editing');
-  const [sentTo, setSentTo] = useState('');
+  // A page the server rendered after a post without scripts starts where that post left off.
+  const seeded = useContext(FormSeedContext);
+  const seed = seeded?.brandId === brand.id ? seeded : null;
+  const allFields = () => [...validation.fieldOrder, ...Object.keys(validation.schema.properties)];
+  const [formData, setFormData] = useState<RepairFormData>(() => seed?.formData ?? initialData(brand, locale, country));
+  const [errors, setErrors] = useState<FieldErrors>(() => seed?.errors ?? {});
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set(seed ? allFields() : []));
+  const [phase, setPhase] = useState<Phase>(seed?.sentTo ? 'success' : 'editing');
+  const [sentTo, setSentTo] = useState(seed?.sentTo ?? '');
   const [focusSuccess, setFocusSuccess] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const [focusRequest, setFocusRequest] = useState<{ target: string } | null>(null);
@@ -107,11 +114,15 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   // Runtime settings, the sent state and the draft live in the browser only: read after hydration.
   useEffect(() => {
     settings.current = readRuntimeSettings(document);
-    const sent = loadSent(brand.id);
+    const sent = seed?.sentTo ? { email: seed.sentTo } : loadSent(brand.id);
+    if (seed?.sentTo) {
+      saveSent(brand.id, { email: seed.sentTo });
+      clearDraft(brand.id);
+    }
     if (sent) {
       setSentTo(sent.email);
       setPhase('success');
-    } else {
+    } else if (!seed) {
       const draft = loadDraft(brand.id);
       if (draft) {
         const restored: RepairFormData = { ...draft, country: draft.country ?? country };
@@ -121,7 +132,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
       }
     }
     hydrated.current = true;
-  }, [brand, locale, country]);
+  }, [brand, locale, country, seed]);
 
   useEffect(() => {
     uploadsRef.current = uploads;
@@ -267,7 +278,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
         announce(t('form.waitingForUpload'));
         await uploadsRef.current.settled();
       }
-      markTouched([...validation.fieldOrder, ...Object.keys(validation.schema.properties)]);
+      markTouched(allFields());
       const found = validateNow(data.current, []);
       if (Object.keys(found).length) {
         setPhase('editing');
@@ -326,6 +337,10 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
         widgets={widgets}
         fields={fields}
         experimental_defaultFormStateBehavior={defaultsBehaviour}
+        // Without scripts (or before they run) the browser posts the form to the page's own address.
+        method="post"
+        enctype="multipart/form-data"
+        action={brandPath(brand.id, locale, country)}
         noHtml5Validate
         noValidate
         showErrorList={false}
@@ -334,6 +349,8 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
         onSubmit={() => void submit()}
       >
         <div className="form-actions">
+          {/* Filled per page view by the server: a double post is one request. */}
+          <input type="hidden" name={SUBMISSION_FIELD} defaultValue="" suppressHydrationWarning />
           {phase === 'error' && (
             <div className="notice notice--error" role="alert" tabIndex={-1} ref={noticeRef}>
               {t('form.submitError')}

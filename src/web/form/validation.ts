@@ -3,7 +3,7 @@ import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompil
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8/lib/types.js';
 import { brandIssues } from '../../core/brand-rule';
 import { fieldErrors, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
-import type { FormSchema, UiSchema } from '../../core/form-schema';
+import { uploadAliases, type FormSchema, type UiSchema } from '../../core/form-schema';
 import type { Brand, Locale, RepairFormData, Variant } from '../../core/types';
 import { lazyCache } from '../lib/lazy-cache';
 
@@ -40,16 +40,6 @@ interface Section {
 
 export function sectionsOf(uiSchema: UiSchema): Section[] {
   return ((uiSchema['ui:options'] as { sections?: Section[] } | undefined)?.sections ?? []).slice();
-}
-
-function uploadAliases(uiSchema: UiSchema): Record<string, string> {
-  const aliases: Record<string, string> = {};
-  for (const [name, ui] of Object.entries(uiSchema)) {
-    const entry = ui as { 'ui:field'?: string; 'ui:options'?: { target?: string } } | null;
-    const target = entry?.['ui:options']?.target;
-    if (entry?.['ui:field'] === 'photoUpload' && target) aliases[target] = name;
-  }
-  return aliases;
 }
 
 /** ajv sees absent values, not rjsf's `undefined` or empty strings. */

@@ -19,7 +19,8 @@ export function SelectWidget(props: WidgetProps) {
       {...fieldAria(ctx, id)}
       {...controlHandlers(props)}
     >
-      {(value === undefined || value === '') && <option value="">{ctx.t('selectPlaceholder')}</option>}
+      {/* Always first and empty: a required select needs it (HTML), and the choice can be seen undone. */}
+      <option value="">{ctx.t('selectPlaceholder')}</option>
       {(options.enumOptions ?? []).map((option) => (
         <option key={String(option.value)} value={String(option.value)}>
           {ctx.t(`${labelKey}.${String(option.value)}`, { defaultValue: option.label })}
