@@ -27,6 +27,7 @@ import { PhotoUploadField } from './widgets/photo-upload/photo-upload-field';
 import { usePhotoUploads } from './widgets/photo-upload/use-photo-uploads';
 import { SelectWidget } from './widgets/select/select-widget';
 import { TermsCheckboxWidget } from './widgets/terms-checkbox/terms-checkbox-widget';
+import { photosChosenBeforeHydration, typedBeforeHydration } from './typed-before-hydration';
 import { TextareaWidget } from './widgets/textarea/textarea-widget';
 
 export interface RepairFormProps {
@@ -107,11 +108,13 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const busy = useRef(false);
   const attempt = useRef<{ key: string; body: string } | null>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const uploads = usePhotoUploads();
   const uploadsRef = useRef(uploads);
   const pressGuard = usePressGuard();
 
-  // Runtime settings, the sent state and the draft live in the browser only: read after hydration.
+  // Runtime settings, the sent state, the draft and what was typed before the scripts ran live in
+  // the browser only: read after hydration.
   useEffect(() => {
     settings.current = readRuntimeSettings(document);
     const sent = seed?.sentTo ? { email: seed.sentTo } : loadSent(brand.id);
@@ -122,16 +125,22 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
     if (sent) {
       setSentTo(sent.email);
       setPhase('success');
-    } else if (!seed) {
-      const draft = loadDraft(brand.id);
-      if (draft) {
-        const restored: RepairFormData = { ...draft, country: draft.country ?? country };
-        if (brand.variant === 'extended') restored.language = locale;
-        data.current = restored;
-        setFormData(restored);
-      }
+      hydrated.current = true;
+      return;
     }
+    const draft = seed ? null : loadDraft(brand.id);
+    const start: RepairFormData = draft ? { ...draft, country: draft.country ?? country } : data.current;
+    if (draft && brand.variant === 'extended') start.language = locale;
+    const form = rootRef.current?.querySelector('form');
+    const typed = form ? typedBeforeHydration(form, validation.schema, data.current) : {};
     hydrated.current = true;
+    if (draft || Object.keys(typed).length) commit({ ...start, ...typed });
+    for (const [id, file] of form ? photosChosenBeforeHydration(form) : []) {
+      const field = fieldNameOf(id);
+      if (uploadTargets[field]) actionsRef.current.choosePhoto(field, uploadTargets[field], file);
+    }
+    // Once, after hydration: later changes of these come through React.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [brand, locale, country, seed]);
 
   useEffect(() => {
@@ -323,7 +332,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
 
   const submitting = phase === 'submitting';
   return (
-    <div className={`repair-form repair-form--${brand.variant}`} aria-busy={submitting || undefined}>
+    <div className={`repair-form repair-form--${brand.variant}`} aria-busy={submitting || undefined} ref={rootRef}>
       {brand.variant === 'extended' && (
         <ErrorSummary errors={visibleErrors} order={validation.fieldOrder} t={t} />
       )}

@@ -67,7 +67,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
       MAIL_POLL_INTERVAL_MS: '100',
       MAIL_RETRY_BASE_MS: '100',
       MIN_FREE_DISK_MB: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
