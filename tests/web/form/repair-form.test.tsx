@@ -16,7 +16,9 @@ describe('RepairForm: editing and when errors show', () => {
     }
     const country = screen.getByLabelText('Land') as HTMLSelectElement;
     expect(country.value).toBe('be');
-    expect([...country.options].map((o) => o.text)).toEqual(['Belgie', 'Frankrijk', 'Nederland', 'Luxemburg']);
+    // An empty first option, as a required select needs (HTML); then the countries, België with its diaeresis.
+    expect([...country.options].map((o) => o.text)).toEqual(['Maak een keuze', 'België', 'Frankrijk', 'Nederland', 'Luxemburg']);
+    expect(country.options[0].value).toBe('');
     const house = screen.getByLabelText('Huisnummer') as HTMLInputElement;
     expect(house.inputMode).toBe('numeric');
     expect(house.type).toBe('number');
