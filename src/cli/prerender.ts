@@ -40,6 +40,7 @@ export function fillTemplate(template: string, page: RenderedPage, preloads: str
   };
   replace(/<html lang="[^"]*"/, `<html lang="${page.lang}"`);
   replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`);
+  replace(/<meta name="description" content="[^"]*"/, `<meta name="description" content="${escapeHtml(page.description)}"`);
   if (page.favicon) {
     const type = page.favicon.endsWith('.svg') ? ' type="image/svg+xml"' : '';
     replace(/<link rel="icon"[^>]*>/, `<link rel="icon" href="${escapeHtml(page.favicon)}"${type} />`);
@@ -48,7 +49,9 @@ export function fillTemplate(template: string, page: RenderedPage, preloads: str
   // they belong in <head>, and #root must hold exactly what the client hydrates.
   const hints = /^(?:<link\b[^>]*>)+/.exec(page.html)?.[0] ?? '';
   // The form variant is a dynamic import: fetch it with the entry, not after it runs.
-  const modulePreloads = preloads.map((url) => `<link rel="modulepreload" crossorigin href="${escapeHtml(url)}">`).join('');
+  const modulePreloads = preloads
+    .filter((url) => !template.includes(`href="${url}"`))
+    .map((url) => `<link rel="modulepreload" crossorigin href="${escapeHtml(url)}">`).join('');
   replace(/<\/head>/, `${modulePreloads}${hints}</head>`);
   replace(/<div id="root"><\/div>/, `<div id="root">${page.html.slice(hints.length)}</div>`);
   return template;
@@ -68,6 +71,8 @@ export function cspProblems(html: string): string[] {
     problems.push(`${m[1]} attribute: ${m[0].slice(0, 120)}`);
   }
   if (/<style\b/i.test(html)) problems.push('inline <style> element');
+  // A boundary React gave up rendering (it errored): the page would arrive without its content.
+  if (html.includes('<!--$!-->')) problems.push('a part of the page failed to render (client rendering fallback)');
   return problems;
 }
 
@@ -87,9 +92,11 @@ export async function prerenderAll({ webRoot, ssrEntry }: Options): Promise<stri
   for (const { path, file, status } of jobs) {
     const page = await entry.render(path);
     if (page.status !== status) problems.push(`${path}: rendered status ${page.status}, expected ${status}`);
+    const seen = new Set<string>();
     const preloads = page.preloadModules.flatMap((module) => {
-      const urls = chunkUrls(manifest, module);
-      if (urls.length === 0) problems.push(`${path}: the build has no chunk for ${module}`);
+      // One shared `seen`: chunks two modules import are preloaded once.
+      const urls = chunkUrls(manifest, module, seen);
+      if (!manifest[module]) problems.push(`${path}: the build has no chunk for ${module}`);
       return urls;
     });
     const html = fillTemplate(template, page, preloads);

@@ -18,6 +18,8 @@ export interface RenderedPage {
   status: 200 | 404;
   /** What useDocumentHead sets after hydration, for the HTML before it. */
   title: string;
+  /** The page's meta description, in its language. */
+  description: string;
   lang: string;
   favicon?: string;
   /** Source modules the page loads lazily (its brand file, its form variant), to preload. */
@@ -45,7 +47,8 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
   const html = await new Response(prelude).text();
   const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandRoutes);
   if (!route) {
-    return { html, status: 404, title: i18n.getFixedT('nl')('notFound.documentTitle'), lang: 'nl', preloadModules: [] };
+    const t = i18n.getFixedT('nl');
+    return { html, status: 404, title: t('notFound.documentTitle'), description: t('notFound.body'), lang: 'nl', preloadModules: [] };
   }
   const brand = await loadBrand(route.brand.id);
   return {
@@ -54,6 +57,7 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
     title: pageTitle(brand),
     lang: route.locale,
     favicon: assetUrl(brand.favicon),
-    preloadModules: [brandModule(brand.id), `src/web/form/generated/${brand.variant}.validator.ts`],
+    description: i18n.getFixedT(route.locale)('page.description', { brand: brand.name }),
+    preloadModules: ['src/web/pages/brand-page.tsx', brandModule(brand.id), `src/web/form/generated/${brand.variant}.validator.ts`],
   };
 }

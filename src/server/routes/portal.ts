@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { matchBrandRoute, type BrandRoute } from '../../core/brands';
@@ -25,11 +27,18 @@ function sendHtml(reply: FastifyReply, status: number, html: string, cacheContro
  * Only WEB_ROOT/assets is served from disk; DATA_DIR never is.
  */
 export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app, { webRoot, brands, pages, confirmation }) => {
+  // The pages carry a per-view key, so they are compressed as sent (quickly); assets were compressed at build.
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   await app.register(fastifyStatic, {
     root: join(webRoot, 'assets'),
     prefix: '/assets/',
     immutable: true,
     maxAge: '365d',
+    // The build wrote .br and .gz copies (src/cli/compress-assets.ts): served by Accept-Encoding.
+    preCompressed: true,
     index: false,
     dotfiles: 'deny',
     decorateReply: false,

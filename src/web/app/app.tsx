@@ -2,9 +2,14 @@ import { lazy, Suspense, use } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { matchBrandRoute } from '../../core/brands';
 import type { Country, Locale } from '../../core/types';
-import { BrandPage } from '../pages/brand-page';
+import { lazyCache } from '../lib/lazy-cache';
 import { NotFoundPage } from '../pages/not-found-page';
-import { brandRoutes, loadBrand, loadedBrand } from './brands';
+import { brandRoutes, loadBrand } from './brands';
+
+// The brand page (the form and its renderer) is a chunk of its own: the 404 page ships none of it.
+// Brand file and page load as one: React tells `use` calls apart by their order, so one render
+// must not skip a `use` (an already loaded value) that the render before it made.
+const brandPages = lazyCache((id) => Promise.all([loadBrand(id), import('../pages/brand-page')]));
 
 interface LoadedBrandPageProps {
   id: string;
@@ -12,9 +17,9 @@ interface LoadedBrandPageProps {
   country: Country;
 }
 
-/** The brand file arrives in its own chunk: prerendering waits for it, hydration keeps the server markup. */
+/** The brand file and the page arrive in their own chunks: prerendering waits for them, hydration keeps the server markup. */
 function LoadedBrandPage({ id, locale, country }: LoadedBrandPageProps) {
-  const brand = loadedBrand(id) ?? use(loadBrand(id));
+  const [brand, { BrandPage }] = brandPages.loaded(id) ?? use(brandPages.load(id));
   return <BrandPage brand={brand} locale={locale} country={country} />;
 }
 

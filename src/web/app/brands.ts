@@ -22,7 +22,6 @@ const cache = lazyCache<Brand>((id) => {
 });
 
 export const loadBrand = (id: string): Promise<Brand> => cache.load(id);
-export const loadedBrand = (id: string): Brand | undefined => cache.loaded(id);
 
 /** Source module of a brand file, as the build manifest names it (for preloading). */
 export const brandModule = (id: string): string => `brands/${id}.json`;

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 
-/** Keeps title, favicon and <html lang> in step with the page shown. */
-export function useDocumentHead(title: string, lang: string, favicon?: string): void {
+/** Keeps title, description, favicon and <html lang> in step with the page shown. */
+export function useDocumentHead(title: string, lang: string, favicon?: string, description?: string): void {
   useEffect(() => {
     document.title = title;
     document.documentElement.lang = lang;
+    if (description) document.querySelector('meta[name="description"]')?.setAttribute('content', description);
     if (favicon) {
       let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
       if (!link) {
@@ -14,5 +15,5 @@ export function useDocumentHead(title: string, lang: string, favicon?: string): 
       }
       link.href = favicon;
     }
-  }, [title, lang, favicon]);
+  }, [title, lang, favicon, description]);
 }

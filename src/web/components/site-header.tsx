@@ -19,7 +19,7 @@ export function SiteHeader({ brand, country }: Props) {
   return (
     <header className="site-header">
       <div className="site-header__bar">
-        <img className="site-header__logo" src={assetUrl(brand.logo)} alt={brand.name} width="200" height="40" />
+        <img className="site-header__logo" src={assetUrl(brand.logo)} alt={brand.name} width="200" height="40" fetchPriority="high" />
         {header.languageSwitch && (
           <div className="language-switch" role="group" aria-label={t('header.languageSwitch')}>
             {LOCALES.map((l) => (

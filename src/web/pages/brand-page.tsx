@@ -4,10 +4,10 @@ import { useDocumentHead } from '../app/use-document-head';
 import { SiteFooter } from '../components/site-footer';
 import { SiteHeader } from '../components/site-header';
 import { RepairForm } from '../form/repair-form';
-import { LocaleContext } from '../i18n';
+import { i18n, LocaleContext } from '../i18n';
 
 export function BrandPage({ brand, locale, country }: BrandRoute) {
-  useDocumentHead(pageTitle(brand), locale, assetUrl(brand.favicon));
+  useDocumentHead(pageTitle(brand), locale, assetUrl(brand.favicon), i18n.getFixedT(locale)('page.description', { brand: brand.name }));
   return (
     <LocaleContext.Provider value={locale}>
       {/* Theme colours come from the generated stylesheet (virtual:brand-themes.css), not a style prop: the CSP blocks style attributes. */}
