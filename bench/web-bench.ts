@@ -22,6 +22,8 @@ import { ROOT, WEB_ROOT } from '../tests/e2e/support/paths';
 import { startPortal, type Portal } from '../tests/e2e/support/portal';
 import type { BenchFigure } from './figures';
 import { attribute, sizesByGroup, type ModuleSize } from './sourcemap-attribution';
+import { photoUploadFigures } from './photo-bench';
+import { wireFigures } from './wire-bytes';
 
 /** tsx (esbuild keepNames) wraps named functions in __name(); functions sent to page.evaluate need it in the page. */
 const KEEP_NAMES_SHIM = 'globalThis.__name = globalThis.__name || ((fn) => fn);';
@@ -266,8 +268,10 @@ export async function runWebBench(): Promise<BenchFigure[]> {
     const figures = jsFigures(snapshot.dir, process.env.BENCH_NO_ATTRIBUTION ? [] : await biggestModules());
     const [portal, browser] = await Promise.all([startPortal(), launchChromium()]);
     try {
+      figures.push(...(await wireFigures(portal.baseUrl, snapshot.dir, initialChunks)));
       figures.push(...(await lcpClsFigures(browser, portal)));
       figures.push(...(await blurToErrorFigures(browser, portal)));
+      figures.push(...(await photoUploadFigures(browser, portal)));
     } finally {
       await browser.close();
       await portal.stop();

@@ -35,3 +35,28 @@ export function uploadPhoto(url: string, file: File, onProgress: (percent: numbe
   });
   return { promise, abort: () => xhr.abort() };
 }
+
+/**
+ * Shrinks the photo first (shrink-photo.ts, loaded only now), then uploads
+ * what that gives: the progress is the real upload of the bytes sent.
+ */
+export function shrinkAndUpload(url: string, file: File, onProgress: (percent: number) => void): UploadJob {
+  let upload: UploadJob | undefined;
+  let aborted = false;
+  const promise = import('./shrink-photo')
+    .then(({ shrinkPhoto }) => shrinkPhoto(file))
+    // Shrinking is a convenience: if its code cannot load, the original goes.
+    .catch(() => file)
+    .then((toSend) => {
+      if (aborted) throw new DOMException('upload aborted', 'AbortError');
+      upload = uploadPhoto(url, toSend, onProgress);
+      return upload.promise;
+    });
+  return {
+    promise,
+    abort() {
+      aborted = true;
+      upload?.abort();
+    },
+  };
+}

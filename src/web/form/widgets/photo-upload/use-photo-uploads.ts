@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { uploadPhoto, type UploadJob } from './upload-photo';
+import { shrinkAndUpload, type UploadJob } from './upload-photo';
 
 export interface PhotoUploadState {
   status: 'invalid' | 'uploading' | 'done' | 'error';
@@ -63,7 +63,7 @@ export function usePhotoUploads(): PhotoUploads {
       jobs.current.get(field)?.abort();
       const previewUrl = replacePreview(field, file);
       setState((all) => ({ ...all, [field]: { status: 'uploading', percent: 0, fileName: file.name, previewUrl } }));
-      const job = uploadPhoto(url, file, (percent) => {
+      const job = shrinkAndUpload(url, file, (percent) => {
         if (jobs.current.get(field) === job) patch(field, { percent });
       });
       jobs.current.set(field, job);
