@@ -7,6 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { field, openBrandPage } from '../tests/e2e/support/form-page';
 import type { Portal } from '../tests/e2e/support/portal';
+import { recordUploadSizes, uploadSizes } from '../tests/e2e/support/upload-sizes';
 import type { BenchFigure } from './figures';
 import { phonePhoto } from './phone-photo';
 
@@ -17,18 +18,7 @@ export async function photoUploadFigures(browser: Browser, portal: Portal): Prom
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    // The multipart body's file parts as the page hands them to XMLHttpRequest (CDP reports no size for blob bodies).
-    await page.addInitScript(() => {
-      const w = window as unknown as { __photoBytes: number[] };
-      w.__photoBytes = [];
-      const send = XMLHttpRequest.prototype.send;
-      XMLHttpRequest.prototype.send = function (body) {
-        if (body instanceof FormData) {
-          for (const [, value] of body) if (value instanceof Blob) w.__photoBytes.push(value.size);
-        }
-        return send.call(this, body);
-      };
-    });
+    await recordUploadSizes(page);
     await openBrandPage(page, portal.baseUrl, 'ilve', 'nl', 'be');
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -44,7 +34,7 @@ export async function photoUploadFigures(browser: Browser, portal: Portal): Prom
       timeout: 180_000,
     });
     const seconds = (Date.now() - started) / 1000;
-    const sent = (await page.evaluate(() => (window as unknown as { __photoBytes: number[] }).__photoBytes)).reduce((a, b) => a + b, 0);
+    const sent = (await uploadSizes(page)).reduce((a, b) => a + b, 0);
     const mb = (bytes: number) => Math.round(bytes / 10_000) / 100;
     return [
       {

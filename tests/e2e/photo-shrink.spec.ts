@@ -6,29 +6,15 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { phonePhoto } from '../../bench/phone-photo';
 import { photoFiles } from './support/fixtures';
 import { field, openBrandPage, uploadPhoto } from './support/form-page';
 import { browserSuite } from './support/suite';
+import { recordUploadSizes, uploadSizes } from './support/upload-sizes';
 
 const suite = browserSuite();
-
-/** Sizes of the files the page hands to XMLHttpRequest. */
-async function recordUploadSizes(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __sent: number[] };
-    w.__sent = [];
-    const send = XMLHttpRequest.prototype.send;
-    XMLHttpRequest.prototype.send = function (body) {
-      if (body instanceof FormData) for (const [, v] of body) if (v instanceof Blob) w.__sent.push(v.size);
-      return send.call(this, body);
-    };
-  });
-}
-const sentSizes = (page: Page) => page.evaluate(() => (window as unknown as { __sent: number[] }).__sent);
 
 describe('photos shrink before upload', () => {
   it('a 12 MP phone photo goes up at most 2,560 px, upright, and much smaller; its code loads only then', () =>
@@ -43,7 +29,7 @@ describe('photos shrink before upload', () => {
       expect(original.length).toBeGreaterThan(4_000_000);
       const name = await uploadPhoto(page, 1, { name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: original });
       expect(scripts.some((u) => /shrink-photo/.test(u))).toBe(true);
-      const [sent] = await sentSizes(page);
+      const [sent] = await uploadSizes(page);
       expect(sent).toBeLessThan(1_200_000);
 
       const stored = await sharp(join(suite.portal.dataDir, 'photos', name)).metadata();
@@ -58,7 +44,7 @@ describe('photos shrink before upload', () => {
       await openBrandPage(page, suite.portal.baseUrl, 'ilve', 'nl', 'be');
       const [small] = await photoFiles();
       await uploadPhoto(page, 1, small);
-      expect(await sentSizes(page)).toEqual([small.buffer.length]);
+      expect(await uploadSizes(page)).toEqual([small.buffer.length]);
       expect(readdirSync(join(suite.portal.dataDir, 'photos')).length).toBeGreaterThan(0);
       expect(await page.inputValue(field('image1'))).toMatch(/\.jpg$/);
     }));
