@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/web/app/app';
@@ -26,9 +26,12 @@ const favicon = () => document.querySelector<HTMLLinkElement>('link[rel="icon"]'
 describe('App routes', () => {
   it.each(BRANDS.flatMap((b) => (['nl', 'fr'] as const).map((l) => [b.id, l, b.name] as const)))(
     '/%s/%s/be: brand page titled "{Brand} | Service" with the brand favicon',
-    (id, locale, name) => {
-      renderAt(`/${id}/${locale}/be`);
-      expect(screen.getByTestId('form').textContent).toBe(`${id} ${locale} be`);
+    async (id, locale, name) => {
+      await act(async () => {
+        renderAt(`/${id}/${locale}/be`);
+      });
+      // The brand page arrives in its own chunk.
+      expect((await screen.findByTestId('form', {}, { timeout: 10_000 })).textContent).toBe(`${id} ${locale} be`);
       expect(document.title).toBe(`${name} | Service`);
       expect(favicon()).toContain(`${id}-favicon.svg`);
       expect(document.documentElement.lang).toBe(locale);
@@ -36,9 +39,9 @@ describe('App routes', () => {
     },
   );
 
-  it('falls back to Dutch for an unknown locale', () => {
+  it('falls back to Dutch for an unknown locale', async () => {
     renderAt('/teka/de/nl');
-    expect(screen.getByTestId('form').textContent).toBe('teka nl nl');
+    expect((await screen.findByTestId('form', {}, { timeout: 10_000 })).textContent).toBe('teka nl nl');
     expect(document.documentElement.lang).toBe('nl');
   });
 
@@ -54,9 +57,9 @@ describe('App routes', () => {
     },
   );
 
-  it('the NL/FR switch changes the interface language on the spot', () => {
+  it('the NL/FR switch changes the interface language on the spot', async () => {
     renderAt('/kuppersbusch/nl/be');
-    expect(screen.getByRole('link', { name: TEXTS.nl.footer.privacyPolicy })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: TEXTS.nl.footer.privacyPolicy })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /^FR/ }));
     expect(screen.getByTestId('form').textContent).toBe('kuppersbusch fr be');
     expect(screen.getByRole('link', { name: TEXTS.fr.footer.privacyPolicy })).toBeTruthy();

@@ -96,6 +96,14 @@ export class FakeXhr {
     FakeXhr.all = [];
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
   }
+  /** The index-th upload once sent: the page sends after loading its shrinking code (a dynamic import). */
+  static sent(index: number): Promise<FakeXhr> {
+    return vi.waitFor(() => {
+      const xhr = FakeXhr.all[index];
+      if (!xhr) throw new Error(`upload ${index} not sent yet`);
+      return xhr;
+    });
+  }
   open(method: string, url: string) {
     this.method = method;
     this.url = url;

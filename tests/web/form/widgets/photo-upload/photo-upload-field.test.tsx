@@ -19,7 +19,7 @@ describe.each([
     const input = screen.getByLabelText(label) as HTMLInputElement;
     expect(input.accept).toBe('image/png,image/jpeg');
     await user.upload(input, photo());
-    const xhr = FakeXhr.all[0];
+    const xhr = await FakeXhr.sent(0);
     expect(xhr.method).toBe('POST');
     expect(xhr.url).toBe('https://api.portal.test/api/forms/images');
     expect(xhr.headers.Accept).toBe('application/json');
@@ -42,12 +42,14 @@ describe.each([
     const { user } = renderForm(brands.ilve, locale);
     const input = screen.getByLabelText(label) as HTMLInputElement;
     await user.upload(input, photo());
-    await act(async () => FakeXhr.all[0].fail());
+    const xhr0_ = await FakeXhr.sent(0);
+    await act(async () => xhr0_.fail());
     const field = input.closest('.field')!;
     expect(within(field as HTMLElement).getByText('Netwerk error!')).toBeTruthy();
     expect(input.getAttribute('aria-invalid')).toBe('true');
     await user.upload(input, photo('tweede.png', 'image/png'));
-    await act(async () => FakeXhr.all[1].respond(200, { filename: 'second.png' }));
+    const xhr1_ = await FakeXhr.sent(1);
+    await act(async () => xhr1_.respond(200, { filename: 'second.png' }));
     expect(within(field as HTMLElement).queryByText('Netwerk error!')).toBeNull();
     expect(screen.getByText('tweede.png')).toBeTruthy();
   });
@@ -74,7 +76,8 @@ describe('photo rules before upload', () => {
     const { user } = renderForm(brands.ilve);
     const input = screen.getByLabelText('Foto van de aankoopbon');
     await user.upload(input, photo());
-    await act(async () => FakeXhr.all[0].respond(413, { error: 'too large' }));
+    const xhr0_ = await FakeXhr.sent(0);
+    await act(async () => xhr0_.respond(413, { error: 'too large' }));
     expect(within(input.closest('.field') as HTMLElement).getByText('Netwerk error!')).toBeTruthy();
   });
 });
@@ -92,7 +95,8 @@ describe('submitting while a photo uploads', () => {
     await user.click(screen.getByRole('button', { name: 'Verzenden' }));
     expect(screen.getByRole('status').textContent).toBe("Even geduld: de foto's worden nog geüpload.");
     expect(submitCalls(fetch)).toHaveLength(0);
-    await act(async () => FakeXhr.all[0].respond(201, { filename: 'bon-123.png' }));
+    const xhr0_ = await FakeXhr.sent(0);
+    await act(async () => xhr0_.respond(201, { filename: 'bon-123.png' }));
     expect(await screen.findByRole('heading', { name: 'Aanvraag ontvangen' })).toBeTruthy();
     const body = JSON.parse(String(submitCalls(fetch)[0][1].body));
     expect(body.image2).toBe('bon-123.png');
@@ -108,7 +112,8 @@ describe('submitting while a photo uploads', () => {
     expect(await screen.findByDisplayValue('Jan Jansen')).toBeTruthy();
     await user.upload(screen.getByLabelText('Foto van het typeplaatje'), photo());
     await user.click(screen.getByRole('button', { name: 'Verzenden' }));
-    await act(async () => FakeXhr.all[0].fail());
+    const xhr0_ = await FakeXhr.sent(0);
+    await act(async () => xhr0_.fail());
     const input = screen.getByLabelText('Foto van het typeplaatje');
     expect(within(input.closest('.field') as HTMLElement).getByText('Netwerk error!')).toBeTruthy();
     expect(submitCalls(fetch)).toHaveLength(0);
