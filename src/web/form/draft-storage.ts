@@ -33,13 +33,21 @@ function write(key: string, value: unknown): void {
   }
 }
 
-export function loadDraft(brandId: string): RepairFormData | null {
-  const draft = read<RepairFormData>(draftKey(brandId));
-  return draft && typeof draft === 'object' && !Array.isArray(draft) ? draft : null;
+export interface Draft {
+  data: RepairFormData;
+  /** The customer picked the country (not the route's default): it stays on a route of another country. */
+  countryChosen: boolean;
 }
 
-export function saveDraft(brandId: string, data: RepairFormData): void {
-  write(draftKey(brandId), data);
+export function loadDraft(brandId: string): Draft | null {
+  const stored = read<RepairFormData & { countryChosen?: unknown }>(draftKey(brandId));
+  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return null;
+  const { countryChosen, ...data } = stored;
+  return { data, countryChosen: countryChosen === true };
+}
+
+export function saveDraft(brandId: string, data: RepairFormData, countryChosen: boolean): void {
+  write(draftKey(brandId), countryChosen ? { ...data, countryChosen } : data);
 }
 
 export function clearDraft(brandId: string): void {

@@ -109,6 +109,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const attempt = useRef<{ key: string; body: string } | null>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
+  const countryChosen = useRef(false);
   const uploads = usePhotoUploads();
   const uploadsRef = useRef(uploads);
   const pressGuard = usePressGuard();
@@ -129,10 +130,15 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
       return;
     }
     const draft = seed ? null : loadDraft(brand.id);
-    const start: RepairFormData = draft ? { ...draft, country: draft.country ?? country } : data.current;
+    // The customer's own country choice survives a route of another country; an old route's default does not.
+    countryChosen.current = Boolean(draft?.countryChosen && draft.data.country);
+    const start: RepairFormData = draft
+      ? { ...draft.data, country: countryChosen.current ? draft.data.country : country }
+      : data.current;
     if (draft && brand.variant === 'extended') start.language = locale;
     const form = rootRef.current?.querySelector('form');
     const typed = form ? typedBeforeHydration(form, validation.schema, data.current) : {};
+    if (typed.country) countryChosen.current = true;
     hydrated.current = true;
     if (draft || Object.keys(typed).length) commit({ ...start, ...typed });
     for (const [id, file] of form ? photosChosenBeforeHydration(form) : []) {
@@ -156,7 +162,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   function commit(next: RepairFormData): void {
     data.current = next;
     setFormData(next);
-    if (hydrated.current) saveDraft(brand.id, next);
+    if (hydrated.current) saveDraft(brand.id, next, countryChosen.current);
   }
 
   /** Targets whose `required` stays quiet: their photo is still uploading, or failed (that says 'Netwerk error!'). */
@@ -189,10 +195,11 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   function onChange(event: IChangeEvent): void {
     const next = { ...((event.formData as RepairFormData | undefined) ?? {}) };
     const prev = data.current;
-    commit(next);
     const changed = [...new Set([...Object.keys(prev), ...Object.keys(next)])].filter(
       (k) => (prev as Record<string, unknown>)[k] !== (next as Record<string, unknown>)[k],
     );
+    if (changed.includes('country')) countryChosen.current = true;
+    commit(next);
     const decided = changed.filter((name) => committedOnChange.has(name));
     if (decided.length) {
       markTouched(decided);

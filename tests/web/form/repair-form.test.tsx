@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { validData } from '../../core/form-rule-cases';
 import { brands, renderForm, setMeta, storeDraft, stubFetch, submitCalls } from './helpers';
@@ -242,6 +242,24 @@ describe('RepairForm: draft', () => {
     renderForm(brands.fratelli);
     expect(await screen.findByDisplayValue('Piet')).toBeTruthy();
     expect(screen.getByDisplayValue('Lekt')).toBeTruthy();
+  });
+
+  it('a restored draft keeps a country the customer chose, not an old route\'s default', async () => {
+    const first = renderForm(brands.ilve, 'nl', 'nl');
+    await first.user.type(screen.getByLabelText('Naam'), 'Piet');
+    first.unmount();
+    // Typed on /nl, reloaded on /be: the Dutch default does not follow.
+    renderForm(brands.ilve, 'nl', 'be');
+    expect(await screen.findByDisplayValue('Piet')).toBeTruthy();
+    expect((screen.getByLabelText('Land') as HTMLSelectElement).value).toBe('be');
+    cleanup();
+
+    const chosen = renderForm(brands.ilve, 'nl', 'nl');
+    await chosen.user.selectOptions(screen.getByLabelText('Land'), 'lu');
+    chosen.unmount();
+    renderForm(brands.ilve, 'nl', 'be');
+    expect(await screen.findByDisplayValue('Piet')).toBeTruthy();
+    expect((screen.getByLabelText('Land') as HTMLSelectElement).value).toBe('lu');
   });
 
   it('restores uploaded file names (not the files)', async () => {
