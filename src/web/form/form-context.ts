@@ -7,6 +7,8 @@ import type { PhotoUploadState } from './widgets/photo-upload/use-photo-uploads'
 /** What the page's own callbacks do; reached through a ref so rjsf's stale closures never matter. */
 export interface RepairFormActions {
   choosePhoto(field: string, target: string, file: File): void;
+  /** Sends the photo last chosen for the field again (after 'Netwerk error!'), without choosing it again. */
+  retryPhoto(field: string, target: string): void;
 }
 
 /**

@@ -110,6 +110,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const noticeRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const countryChosen = useRef(false);
+  const chosenFiles = useRef(new Map<string, File>());
   const uploads = usePhotoUploads();
   const uploadsRef = useRef(uploads);
   const pressGuard = usePressGuard();
@@ -222,6 +223,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
 
   const actions: RepairFormActions = {
     choosePhoto(field, target, file) {
+      chosenFiles.current.set(field, file);
       const facts = { name: file.name, size: file.size, type: file.type };
       const next: RepairFormData = { ...data.current, [field]: facts };
       delete (next as Record<string, unknown>)[target];
@@ -244,13 +246,20 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
         },
       });
     },
+      retryPhoto(field, target) {
+      const file = chosenFiles.current.get(field);
+      if (file) actions.choosePhoto(field, target, file);
+    },
   };
   const actionsRef = useRef(actions);
   useEffect(() => {
     actionsRef.current = actions;
   });
   const stableActions = useMemo<RepairFormActions>(
-    () => ({ choosePhoto: (...args) => actionsRef.current.choosePhoto(...args) }),
+    () => ({
+      choosePhoto: (...args) => actionsRef.current.choosePhoto(...args),
+      retryPhoto: (...args) => actionsRef.current.retryPhoto(...args),
+    }),
     [],
   );
 

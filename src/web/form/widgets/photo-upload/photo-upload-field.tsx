@@ -72,9 +72,14 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
         </p>
       )}
       {failed && (
-        <p className="field__error" id={networkErrorId}>
-          {t('upload.networkError')}
-        </p>
+        <>
+          <p className="field__error" id={networkErrorId}>
+            {t('upload.networkError')}
+          </p>
+          <button type="button" className="photo__button photo__retry" onClick={() => ctx.actions.retryPhoto(name, target)}>
+            {t('upload.retry')}
+          </button>
+        </>
       )}
       <FieldErrorList id={errorId(id)} errors={ctx.visibleErrors[name]} />
     </div>

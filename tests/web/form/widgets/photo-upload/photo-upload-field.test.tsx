@@ -55,6 +55,25 @@ describe.each([
   });
 });
 
+describe('retry after a network error', () => {
+  it('sends the same photo again without choosing it again', async () => {
+    const { user } = renderForm(brands.ilve, 'nl');
+    const input = screen.getByLabelText('Foto van het typeplaatje') as HTMLInputElement;
+    const chosen = photo('plaatje.jpg');
+    await user.upload(input, chosen);
+    const first = await FakeXhr.sent(0);
+    await act(async () => first.fail());
+    await user.click(screen.getByRole('button', { name: 'Opnieuw proberen' }));
+    const second = await FakeXhr.sent(1);
+    const resent = (second.body as FormData).get('image') as File;
+    expect([resent.name, resent.type]).toEqual([chosen.name, chosen.type]);
+    await act(async () => second.respond(201, { filename: 'retried.jpg' }));
+    expect(screen.queryByText('Netwerk error!')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Opnieuw proberen' })).toBeNull();
+    expect(JSON.parse(sessionStorage.getItem('repair-portal:draft:ilve')!).image1).toBe('retried.jpg');
+  });
+});
+
 describe('photo rules before upload', () => {
   it('refuses a file over 32 MB without uploading it', async () => {
     const { user } = renderForm(brands.ilve);
