@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { phonePhoto } from '../../bench/phone-photo';
 import { photoFiles } from './support/fixtures';
-import { field, openBrandPage, uploadPhoto } from './support/form-page';
+import { SUBMIT, field, openBrandPage, uploadPhoto, waitForHydration } from './support/form-page';
 import { browserSuite } from './support/suite';
 import { recordUploadSizes, uploadSizes } from './support/upload-sizes';
 
@@ -47,5 +47,21 @@ describe('photos shrink before upload', () => {
       expect(await uploadSizes(page)).toEqual([small.buffer.length]);
       expect(readdirSync(join(suite.portal.dataDir, 'photos')).length).toBeGreaterThan(0);
       expect(await page.inputValue(field('image1'))).toMatch(/\.jpg$/);
+    }));
+
+  it("after a reload the chosen photo's thumbnail comes back with its name", () =>
+    suite.withPage(async (page) => {
+      await openBrandPage(page, suite.portal.baseUrl, 'airodesign', 'nl', 'be');
+      const [small] = await photoFiles();
+      await uploadPhoto(page, 1, small);
+      await page.waitForFunction(() => Object.keys(sessionStorage).some((k) => k.includes('thumbnails')));
+      await page.reload();
+      await waitForHydration(page, SUBMIT);
+      const thumb = page.locator('.field--photo .photo__thumb').first();
+      await thumb.waitFor({ timeout: 10_000 });
+      expect(await thumb.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+      expect(await page.locator('.field--photo').first().textContent()).toContain(small.name);
+      // A real picture, decoded by the browser.
+      expect(await thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(128);
     }));
 });

@@ -7,6 +7,7 @@ import type { RepairFormData } from '../../core/types';
  */
 const draftKey = (brandId: string) => `repair-portal:draft:${brandId}`;
 const sentKey = (brandId: string) => `repair-portal:sent:${brandId}`;
+const thumbsKey = (brandId: string) => `repair-portal:thumbnails:${brandId}`;
 
 function storage(): Storage | null {
   try {
@@ -50,8 +51,22 @@ export function saveDraft(brandId: string, data: RepairFormData, countryChosen: 
   write(draftKey(brandId), countryChosen ? { ...data, countryChosen } : data);
 }
 
+/** A chosen photo's thumbnail (a small data: URL) under its picker, with the file name it shows. */
+export type Thumbnails = Record<string, { name: string; url: string }>;
+
+export function loadThumbnails(brandId: string): Thumbnails {
+  return read<Thumbnails>(thumbsKey(brandId)) ?? {};
+}
+
+export function saveThumbnail(brandId: string, field: string, name: string, url: string): Thumbnails {
+  const all = { ...loadThumbnails(brandId), [field]: { name, url } };
+  write(thumbsKey(brandId), all);
+  return all;
+}
+
 export function clearDraft(brandId: string): void {
   try {
+    storage()?.removeItem(thumbsKey(brandId));
     storage()?.removeItem(draftKey(brandId));
   } catch {
     // see write

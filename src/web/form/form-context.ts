@@ -2,6 +2,7 @@ import type { Registry, RJSFSchema, WidgetProps } from '@rjsf/utils';
 import type { TFunction } from 'i18next';
 import type { FieldErrors } from '../../core/field-errors';
 import type { Brand, Country, Locale, Variant } from '../../core/types';
+import type { Thumbnails } from './draft-storage';
 import type { PhotoUploadState } from './widgets/photo-upload/use-photo-uploads';
 
 /** What the page's own callbacks do; reached through a ref so rjsf's stale closures never matter. */
@@ -25,6 +26,8 @@ export interface RepairFormContext {
   visibleErrors: FieldErrors;
   lookupBusy: boolean;
   uploads: Record<string, PhotoUploadState>;
+  /** Thumbnails kept across a reload, per picker (draft-storage.ts). */
+  thumbnails: Thumbnails;
   actions: RepairFormActions;
 }
 

@@ -9,7 +9,7 @@ import type { FieldErrors } from '../../core/field-errors';
 import { shapeRequest } from '../../core/payload';
 import type { Brand, Country, Locale, RepairFormData } from '../../core/types';
 import { i18n, LocaleContext } from '../i18n';
-import { clearDraft, loadDraft, loadSent, saveDraft, saveSent } from './draft-storage';
+import { clearDraft, loadDraft, loadSent, loadThumbnails, saveDraft, saveSent, saveThumbnail, type Thumbnails } from './draft-storage';
 import { BrandChoiceField } from './fields/brand-choice-field';
 import { fieldId, fieldNameOf, type RepairFormActions, type RepairFormContext } from './form-context';
 import { FormSeedContext } from './form-seed';
@@ -100,6 +100,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const [sentTo, setSentTo] = useState(seed?.sentTo ?? '');
   const [focusSuccess, setFocusSuccess] = useState(false);
   const [announcement, setAnnouncement] = useState('');
+  const [thumbnails, setThumbnails] = useState<Thumbnails>({});
   const [focusRequest, setFocusRequest] = useState<{ target: string } | null>(null);
 
   const data = useRef(formData);
@@ -142,6 +143,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
     if (typed.country) countryChosen.current = true;
     hydrated.current = true;
     if (draft || Object.keys(typed).length) commit({ ...start, ...typed });
+    if (draft) setThumbnails(loadThumbnails(brand.id));
     for (const [id, file] of form ? photosChosenBeforeHydration(form) : []) {
       const field = fieldNameOf(id);
       if (uploadTargets[field]) actionsRef.current.choosePhoto(field, uploadTargets[field], file);
@@ -224,6 +226,11 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const actions: RepairFormActions = {
     choosePhoto(field, target, file) {
       chosenFiles.current.set(field, file);
+      // Kept for a reload, which loses the file itself; the shrinking code makes it (loaded now anyway).
+      import('./widgets/photo-upload/shrink-photo')
+        .then(({ thumbnailUrl }) => thumbnailUrl(file))
+        .then((url) => setThumbnails(saveThumbnail(brand.id, field, file.name, url)))
+        .catch(() => undefined);
       const facts = { name: file.name, size: file.size, type: file.type };
       const next: RepairFormData = { ...data.current, [field]: facts };
       delete (next as Record<string, unknown>)[target];
@@ -287,9 +294,10 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
       visibleErrors,
       lookupBusy,
       uploads: uploads.state,
+      thumbnails,
       actions: stableActions,
     }),
-    [brand, locale, country, t, visibleErrors, lookupBusy, uploads.state, stableActions],
+    [brand, locale, country, t, visibleErrors, lookupBusy, uploads.state, thumbnails, stableActions],
   );
 
   async function submit(): Promise<void> {

@@ -19,6 +19,8 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
   const target = String((uiSchema?.['ui:options'] as { target?: string } | undefined)?.target ?? '');
   const upload = ctx.uploads[name];
   const fileName = upload?.fileName ?? formData?.name;
+  const kept = ctx.thumbnails[name];
+  const thumbnail = upload?.previewUrl ?? (kept && kept.name === fileName ? kept.url : undefined);
   const progressId = `${id}__progress`;
   const statusId = `${id}__status`;
   const networkErrorId = `${id}__network`;
@@ -67,7 +69,7 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
       )}
       {fileName && (
         <p className="photo__file" id={statusId}>
-          {upload?.previewUrl && <img className="photo__thumb" src={upload.previewUrl} alt="" width={64} height={64} />}
+          {thumbnail && <img className="photo__thumb" src={thumbnail} alt="" width={64} height={64} />}
           <span className="photo__name">{fileName}</span>
         </p>
       )}

@@ -40,3 +40,17 @@ export async function shrinkPhoto(file: File): Promise<File> {
     return file;
   }
 }
+
+/** A small JPEG of the photo, upright, as a data: URL: kept for the thumbnail after a reload. */
+export async function thumbnailUrl(file: File, width = 128): Promise<string> {
+  const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image', resizeWidth: width, resizeQuality: 'medium' });
+  try {
+    const canvas = document.createElement('canvas');
+    canvas.width = bitmap.width;
+    canvas.height = bitmap.height;
+    canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
+    return canvas.toDataURL('image/jpeg', 0.7);
+  } finally {
+    bitmap.close();
+  }
+}
