@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/web/app/app';
 import { BRANDS, TEXTS } from '../brand-fixtures';
 
@@ -24,6 +24,8 @@ const renderAt = (path: string) =>
 const favicon = () => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.getAttribute('href');
 
 describe('App routes', () => {
+  // Transformed once before the timed tests: the first import of the page chunk compiles rjsf and the form.
+  beforeAll(() => import('../../../src/web/pages/brand-page'), 30_000);
   it.each(BRANDS.flatMap((b) => (['nl', 'fr'] as const).map((l) => [b.id, l, b.name] as const)))(
     '/%s/%s/be: brand page titled "{Brand} | Service" with the brand favicon',
     async (id, locale, name) => {
