@@ -18,23 +18,18 @@ describe('fair, bounded photo decoding', () => {
   it('finishes a small upload within 2 s while another client floods large PNGs', { timeout: 120_000 }, async () => {
     const big = await largePatternPng();
     const flood = Array.from({ length: 12 }, () => upload(big, 'image/png', '10.0.0.1'));
-    let floodStored = 0;
-    for (const f of flood) void f.then((r) => r.statusCode === 201 && floodStored++);
     await new Promise((r) => setTimeout(r, 300)); // the flood is received and decoding
 
     const started = Date.now();
-    const storedBefore = floodStored;
     const small = await upload(await jpegWithGps(), 'image/jpeg', '192.0.2.7');
     const elapsed = Date.now() - started;
     expect(small.statusCode).toBe(201);
     expect(elapsed).toBeLessThan(2000);
-    // Turn-taking, not luck: the small upload waited for the decode under way (and, while its own
-    // body was still being read, perhaps one more), not for the flood queued before it.
-    expect(floodStored - storedBefore).toBeLessThanOrEqual(2);
 
     // The flooding client keeps its share (4 at a time); the rest is refused at once, to retry later.
     const results = await Promise.all(flood);
     const stored = results.filter((r) => r.statusCode === 201);
+    // The turn-taking itself is proven step by step in fair-queue.test.ts, without timing.
     const refused = results.filter((r) => r.statusCode === 503);
     expect(stored.length + refused.length).toBe(12);
     expect(stored.length).toBeGreaterThanOrEqual(4);

@@ -13,17 +13,23 @@ type Task = () => void;
 
 /**
  * Runs tasks a few at a time, taking turns between clients: each free slot
- * goes to the next client in rotation, so one client's flood delays another
- * client's task by at most one task per busy client. Bounded: a client over
+ * goes to the waiting client with the fewest tasks running, and among
+ * equals to the one served longest ago, so one client's flood delays another
+ * client's task by at most the tasks already running. Bounded: a client over
  * its share, or everyone together over the total, is refused with 503 at
  * once rather than queued without end.
  */
 export class FairQueue {
   private active = 0;
   private size = 0;
-  /** Waiting tasks per client, in turn order (a Map keeps insertion order). */
+  /** Waiting tasks per client. */
   private readonly waiting = new Map<string, Task[]>();
   private readonly held = new Map<string, number>();
+  /** Tasks running per client. */
+  private readonly running = new Map<string, number>();
+  /** When each client holding tasks was last given a slot (a counter), for taking turns. */
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
 
   constructor(private readonly limits: FairQueueLimits) {}
 
@@ -53,19 +59,32 @@ export class FairQueue {
   private release(client: string): void {
     this.active--;
     this.size--;
+    const stillRunning = (this.running.get(client) ?? 1) - 1;
+    if (stillRunning === 0) this.running.delete(client);
+    else this.running.set(client, stillRunning);
     const left = (this.held.get(client) ?? 1) - 1;
-    if (left === 0) this.held.delete(client);
-    else this.held.set(client, left);
+    if (left === 0) {
+      this.held.delete(client);
+      this.lastServed.delete(client);
+    } else this.held.set(client, left);
     this.next();
   }
 
   private next(): void {
     while (this.active < this.limits.concurrency && this.waiting.size > 0) {
-      const [client, queue] = this.waiting.entries().next().value as [string, Task[]];
+      // Fewest running first, then the one served longest ago: arrival order alone would let a
+      // flood that just had a slot go before a visitor who has had none.
+      let client = '';
+      let best = [Infinity, Infinity];
+      for (const waiting of this.waiting.keys()) {
+        const rank = [this.running.get(waiting) ?? 0, this.lastServed.get(waiting) ?? -1];
+        if (rank[0] < best[0] || (rank[0] === best[0] && rank[1] < best[1])) [client, best] = [waiting, rank];
+      }
+      const queue = this.waiting.get(client) as Task[];
       const start = queue.shift() as Task;
-      // Served: this client goes to the back of the rotation.
-      this.waiting.delete(client);
-      if (queue.length > 0) this.waiting.set(client, queue);
+      if (queue.length === 0) this.waiting.delete(client);
+      this.running.set(client, best[0] + 1);
+      this.lastServed.set(client, this.served++);
       start();
     }
   }
