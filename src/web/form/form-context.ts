@@ -3,9 +3,9 @@ import type { TFunction } from 'i18next';
 import type { FieldErrors } from '../../core/field-errors';
 import type { Brand, Country, Locale, Variant } from '../../core/types';
 import type { Thumbnails } from './draft-storage';
-import type { PhotoUploadState } from './widgets/photo-upload/use-photo-uploads';
+import type { PhotoUploadState } from './widgets/photo-upload/upload-state';
 
-/** What the page's own callbacks do; reached through a ref so rjsf's stale closures never matter. */
+/** What the page's own callbacks do; they read the latest state (hooks/use-form-store.ts), so rjsf's stale closures never matter. */
 export interface RepairFormActions {
   choosePhoto(field: string, target: string, file: File): void;
   /** Sends the photo last chosen for the field again (after 'Netwerk error!'), without choosing it again. */

@@ -1,21 +1,14 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { UploadEvent } from './upload-state';
 import { shrinkAndUpload, type UploadJob } from './upload-photo';
-
-export interface PhotoUploadState {
-  status: 'invalid' | 'uploading' | 'done' | 'error';
-  percent: number;
-  fileName: string;
-  /** blob: URL of the chosen file, revoked when replaced or unmounted. */
-  previewUrl?: string;
-}
 
 export interface UploadCallbacks {
   onDone(filename: string): void;
   onError(): void;
 }
 
+/** Runs the uploads; what they show is reported as events (upload-state.ts) to the form's one state. */
 export interface PhotoUploads {
-  state: Record<string, PhotoUploadState>;
   /** Fields whose upload is still running. */
   running(): string[];
   /** Settles when every running upload has finished, one way or the other. */
@@ -23,16 +16,19 @@ export interface PhotoUploads {
   start(field: string, file: File, url: string, callbacks: UploadCallbacks): void;
   /** A file refused by the photo rules: shown by name, not uploaded. */
   refuse(field: string, file: File): void;
+  /** The file last chosen for the field: a retry sends it again without choosing it again. */
+  chosen(field: string): File | undefined;
 }
 
 function preview(file: File): string | undefined {
   return typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : undefined;
 }
 
-export function usePhotoUploads(): PhotoUploads {
-  const [state, setState] = useState<Record<string, PhotoUploadState>>({});
+export function usePhotoUploads(report: (event: UploadEvent) => void): PhotoUploads {
+  // Abort handles, blob: URLs and File objects: things to release or resend, never rendered.
   const jobs = useRef(new Map<string, UploadJob>());
   const previews = useRef(new Map<string, string>());
+  const files = useRef(new Map<string, File>());
 
   useEffect(() => {
     const running = jobs.current;
@@ -46,6 +42,7 @@ export function usePhotoUploads(): PhotoUploads {
   }, []);
 
   const replacePreview = useCallback((field: string, file: File): string | undefined => {
+    files.current.set(field, file);
     const old = previews.current.get(field);
     if (old) URL.revokeObjectURL?.(old);
     const url = preview(file);
@@ -54,35 +51,31 @@ export function usePhotoUploads(): PhotoUploads {
     return url;
   }, []);
 
-  const patch = useCallback((field: string, next: Partial<PhotoUploadState>) => {
-    setState((all) => ({ ...all, [field]: { ...all[field], ...next } as PhotoUploadState }));
-  }, []);
-
   const start = useCallback<PhotoUploads['start']>(
     (field, file, url, callbacks) => {
       jobs.current.get(field)?.abort();
       const previewUrl = replacePreview(field, file);
-      setState((all) => ({ ...all, [field]: { status: 'uploading', percent: 0, fileName: file.name, previewUrl } }));
+      report({ type: 'uploadStarted', field, fileName: file.name, previewUrl });
       const job = shrinkAndUpload(url, file, (percent) => {
-        if (jobs.current.get(field) === job) patch(field, { percent });
+        if (jobs.current.get(field) === job) report({ type: 'uploadProgressed', field, percent });
       });
       jobs.current.set(field, job);
       job.promise.then(
         (filename) => {
           if (jobs.current.get(field) !== job) return;
           jobs.current.delete(field);
-          patch(field, { status: 'done', percent: 100 });
+          report({ type: 'uploadDone', field });
           callbacks.onDone(filename);
         },
         () => {
           if (jobs.current.get(field) !== job) return;
           jobs.current.delete(field);
-          patch(field, { status: 'error' });
+          report({ type: 'uploadFailed', field });
           callbacks.onError();
         },
       );
     },
-    [patch, replacePreview],
+    [report, replacePreview],
   );
 
   const refuse = useCallback<PhotoUploads['refuse']>(
@@ -90,15 +83,16 @@ export function usePhotoUploads(): PhotoUploads {
       jobs.current.get(field)?.abort();
       jobs.current.delete(field);
       const previewUrl = replacePreview(field, file);
-      setState((all) => ({ ...all, [field]: { status: 'invalid', percent: 0, fileName: file.name, previewUrl } }));
+      report({ type: 'uploadRefused', field, fileName: file.name, previewUrl });
     },
-    [replacePreview],
+    [report, replacePreview],
   );
 
   const running = useCallback(() => [...jobs.current.keys()], []);
   const settled = useCallback(async () => {
     await Promise.allSettled([...jobs.current.values()].map((j) => j.promise));
   }, []);
+  const chosen = useCallback((field: string) => files.current.get(field), []);
 
-  return useMemo(() => ({ state, running, settled, start, refuse }), [state, running, settled, start, refuse]);
+  return useMemo(() => ({ running, settled, start, refuse, chosen }), [running, settled, start, refuse, chosen]);
 }

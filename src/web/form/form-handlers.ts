@@ -1,0 +1,116 @@
+import type { IChangeEvent } from '@rjsf/core';
+import type { TFunction } from 'i18next';
+import type { FoundAddress } from '../../core/address-lookup';
+import type { FieldErrors } from '../../core/field-errors';
+import type { Brand, Locale, RepairFormData } from '../../core/types';
+import { saveDraft, saveThumbnail } from './draft-storage';
+import type { RepairFormActions } from './form-context';
+import { fieldNameOf } from './form-context';
+import type { FormStore } from './hooks/use-form-store';
+import type { PressGuard } from './hooks/use-press-guard';
+import type { FormValidation } from './validation';
+import { quietUploads } from './widgets/photo-upload/upload-state';
+import type { PhotoUploads } from './widgets/photo-upload/use-photo-uploads';
+
+/** What the handlers work with; all of it stable for a page view, so the handlers are too. */
+export interface FormDeps {
+  brand: Brand;
+  locale: Locale;
+  t: TFunction;
+  validation: FormValidation;
+  store: Pick<FormStore, 'dispatch' | 'read'>;
+  uploads: PhotoUploads;
+  pressGuard: PressGuard;
+  /** Fields whose change is a decision (select, checkbox): validated at once, not on blur. */
+  committedOnChange: ReadonlySet<string>;
+  /** Picker field → the hidden field its file name goes to (upload_1 → image1). */
+  uploadTargets: Record<string, string>;
+}
+
+export interface FormHandlers extends RepairFormActions {
+  /** A change of data: kept, and saved as a draft once the page has hydrated. */
+  commit(next: RepairFormData): void;
+  validateNow(next?: RepairFormData, quiet?: string[]): FieldErrors;
+  onChange(event: IChangeEvent): void;
+  onBlur(id: string): void;
+  onAddressFound(address: FoundAddress): void;
+}
+
+/** Fields whose value differs between two versions of the data. */
+export function changedFields(prev: RepairFormData, next: RepairFormData): string[] {
+  const a = prev as Record<string, unknown>;
+  const b = next as Record<string, unknown>;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]);
+}
+
+export function createFormHandlers(deps: FormDeps): FormHandlers {
+  const { brand, locale, t, validation, store, uploads, pressGuard, committedOnChange, uploadTargets } = deps;
+  const { dispatch, read } = store;
+  const announce = (message: string) => dispatch({ type: 'announced', message });
+  const quietTargets = () => quietUploads(read().uploads).map((f) => uploadTargets[f]).filter(Boolean);
+
+  const handlers: FormHandlers = {
+    commit(next) {
+      dispatch({ type: 'edited', data: next });
+      const { hydrated, countryChosen } = read();
+      if (hydrated) saveDraft(brand.id, next, countryChosen);
+    },
+    validateNow(next = read().formData, quiet = quietTargets()) {
+      const found = validation.validate(next, locale, quiet, brand);
+      dispatch({ type: 'validated', errors: found });
+      return found;
+    },
+    onChange(event) {
+      const next = { ...((event.formData as RepairFormData | undefined) ?? {}) };
+      const decided = changedFields(read().formData, next).filter((name) => committedOnChange.has(name));
+      handlers.commit(next);
+      if (decided.length) {
+        dispatch({ type: 'touched', names: decided });
+        handlers.validateNow(next);
+      }
+    },
+    onBlur(id) {
+      pressGuard.afterPress(() => {
+        dispatch({ type: 'touched', names: [fieldNameOf(id)] });
+        handlers.validateNow();
+      });
+    },
+    onAddressFound(address) {
+      handlers.commit({ ...read().formData, street_name: address.street, city: address.city });
+      handlers.validateNow();
+      announce(t('form.lookupFilled', { street: address.street, city: address.city }));
+    },
+    choosePhoto(field, target, file) {
+      // Kept for a reload, which loses the file itself; the shrinking code makes it (loaded now anyway).
+      import('./widgets/photo-upload/shrink-photo')
+        .then(({ thumbnailUrl }) => thumbnailUrl(file))
+        .then((url) => dispatch({ type: 'thumbnailsSaved', thumbnails: saveThumbnail(brand.id, field, file.name, url) }))
+        .catch(() => undefined);
+      const next: RepairFormData = { ...read().formData, [field]: { name: file.name, size: file.size, type: file.type } };
+      delete (next as Record<string, unknown>)[target];
+      handlers.commit(next);
+      dispatch({ type: 'touched', names: [field] });
+      const found = handlers.validateNow(next, [...quietTargets(), target]);
+      if (found[field]?.length) {
+        uploads.refuse(field, file);
+        return;
+      }
+      uploads.start(field, file, `${read().settings.apiBase}/api/forms/images`, {
+        onDone(filename) {
+          handlers.commit({ ...read().formData, [target]: filename });
+          handlers.validateNow();
+          announce(t('upload.uploaded', { name: file.name }));
+        },
+        onError() {
+          handlers.validateNow();
+          announce(t('upload.networkError'));
+        },
+      });
+    },
+    retryPhoto(field, target) {
+      const file = uploads.chosen(field);
+      if (file) handlers.choosePhoto(field, target, file);
+    },
+  };
+  return handlers;
+}

@@ -1,0 +1,137 @@
+import { DEFAULT_ADDRESS_LOOKUP_URL } from '../../core/address-lookup';
+import type { FieldErrors } from '../../core/field-errors';
+import type { RepairFormData } from '../../core/types';
+import type { Thumbnails } from './draft-storage';
+import type { RuntimeSettings } from './runtime-settings';
+import { reduceUploads, type UploadEvent, type Uploads } from './widgets/photo-upload/upload-state';
+
+/** Spec section 4: editing → submitting → success, or → error (the notice; the customer may retry). */
+export type Phase = 'editing' | 'submitting' | 'error' | 'success';
+
+/** Everything the form remembers, in one place; only formReducer changes it. */
+export interface FormState {
+  phase: Phase;
+  formData: RepairFormData;
+  /** All current errors; only those of touched fields show. */
+  errors: FieldErrors;
+  touched: ReadonlySet<string>;
+  /** The customer picked the country (kept with the draft: it then survives another country's route). */
+  countryChosen: boolean;
+  /** Browser-only state has been read: from then on every edit is kept as a draft. */
+  hydrated: boolean;
+  settings: RuntimeSettings;
+  uploads: Uploads;
+  thumbnails: Thumbnails;
+  sentTo: string;
+  /** Success reached by this page's own submit (not a reload): the panel takes focus. */
+  focusSuccess: boolean;
+  /** Said by the polite live region. */
+  announcement: string;
+  /** A new object each time, so asking twice for the same target focuses twice. */
+  focusRequest: { target: string } | null;
+  attempt: Attempt | null;
+}
+
+/** One idempotency key per series of attempts with the same body: a retry after a lost answer is not a second request. */
+export interface Attempt {
+  key: string;
+  body: string;
+}
+
+/** The attempt a send belongs to: the previous one if the body is the same, else a new one with `newKey`. */
+export function attemptFor(previous: Attempt | null, body: string, newKey: string): Attempt {
+  return previous?.body === body ? previous : { key: newKey, body };
+}
+
+export type FormEvent =
+  | UploadEvent
+  | { type: 'sentFound'; email: string; settings: RuntimeSettings }
+  | { type: 'pickedUp'; settings: RuntimeSettings; countryChosen: boolean; data?: RepairFormData; thumbnails?: Thumbnails }
+  | { type: 'edited'; data: RepairFormData }
+  | { type: 'touched'; names: Iterable<string> }
+  | { type: 'validated'; errors: FieldErrors }
+  | { type: 'announced'; message: string }
+  | { type: 'thumbnailsSaved'; thumbnails: Thumbnails }
+  | { type: 'waitingForUploads'; message: string }
+  | { type: 'rejected'; firstError?: string }
+  | { type: 'sending'; attempt: Attempt; message: string }
+  | { type: 'failed' }
+  | { type: 'sent'; email: string };
+
+export interface FormStart {
+  formData: RepairFormData;
+  /** A server seed's result: every field counts as touched, or the request was already sent. */
+  touched?: Iterable<string>;
+  errors?: FieldErrors;
+  sentTo?: string;
+}
+
+export function initialFormState({ formData, touched = [], errors = {}, sentTo }: FormStart): FormState {
+  return {
+    phase: sentTo ? 'success' : 'editing',
+    formData,
+    errors,
+    touched: new Set(touched),
+    countryChosen: false,
+    hydrated: false,
+    settings: { apiBase: '', addressLookupUrl: DEFAULT_ADDRESS_LOOKUP_URL },
+    uploads: {},
+    thumbnails: {},
+    sentTo: sentTo ?? '',
+    focusSuccess: false,
+    announcement: '',
+    focusRequest: null,
+    attempt: null,
+  };
+}
+
+function withTouched(state: FormState, names: Iterable<string>): FormState {
+  const merged = new Set(state.touched);
+  for (const name of names) merged.add(name);
+  // Unchanged state keeps its identity: no re-render for a field touched before.
+  return merged.size === state.touched.size ? state : { ...state, touched: merged };
+}
+
+export function formReducer(state: FormState, event: FormEvent): FormState {
+  switch (event.type) {
+    case 'sentFound':
+      return { ...state, settings: event.settings, hydrated: true, sentTo: event.email, phase: 'success' };
+    case 'pickedUp':
+      return {
+        ...state,
+        settings: event.settings,
+        hydrated: true,
+        countryChosen: event.countryChosen,
+        formData: event.data ?? state.formData,
+        thumbnails: event.thumbnails ?? state.thumbnails,
+      };
+    case 'edited': {
+      const countryChanged = event.data.country !== state.formData.country;
+      return { ...state, formData: event.data, countryChosen: state.countryChosen || countryChanged };
+    }
+    case 'touched':
+      return withTouched(state, event.names);
+    case 'validated':
+      return { ...state, errors: event.errors };
+    case 'announced':
+      return { ...state, announcement: event.message };
+    case 'thumbnailsSaved':
+      return { ...state, thumbnails: event.thumbnails };
+    case 'waitingForUploads':
+      return { ...state, phase: 'submitting', announcement: event.message };
+    case 'rejected':
+      return {
+        ...state,
+        phase: 'editing',
+        focusRequest: event.firstError ? { target: event.firstError } : state.focusRequest,
+      };
+    case 'sending':
+      return { ...state, phase: 'submitting', announcement: event.message, attempt: event.attempt };
+    case 'failed':
+      return { ...state, phase: 'error', announcement: '', focusRequest: { target: 'notice' } };
+    case 'sent':
+      return { ...state, phase: 'success', sentTo: event.email, focusSuccess: true };
+    default:
+      return { ...state, uploads: reduceUploads(state.uploads, event) };
+  }
+}

@@ -1,0 +1,62 @@
+import { useEffect, type RefObject } from 'react';
+import type { FormSeed } from '../../../core/form-seed';
+import type { Brand, Country, Locale, RepairFormData } from '../../../core/types';
+import { type Draft, clearDraft, loadDraft, loadSent, loadThumbnails, saveDraft, saveSent } from '../draft-storage';
+import { fieldNameOf } from '../form-context';
+import type { FormDeps, FormHandlers } from '../form-handlers';
+import { readRuntimeSettings } from '../runtime-settings';
+import { photosChosenBeforeHydration, typedBeforeHydration } from '../typed-before-hydration';
+
+interface PickupInput {
+  deps: FormDeps;
+  handlers: Pick<FormHandlers, 'choosePhoto'>;
+  country: Country;
+  seed: FormSeed | null;
+  /** The prerendered markup, read for what was typed and chosen before the scripts ran. */
+  root: RefObject<HTMLDivElement | null>;
+}
+
+/** Where a draft restarts: its data, with the route's country unless the customer chose one, in the page's language. */
+function draftStart(draft: Draft, country: Country, locale: Locale, brand: Brand): RepairFormData {
+  const kept = draft.countryChosen && draft.data.country;
+  const next: RepairFormData = { ...draft.data, country: kept ? draft.data.country : country };
+  if (brand.variant === 'extended') next.language = locale;
+  return next;
+}
+
+/**
+ * Runtime settings, the sent state, the draft and what was typed before the
+ * scripts ran live in the browser only: read once, after hydration (the
+ * first render must match the server's).
+ */
+export function usePickup({ deps, handlers, country, seed, root }: PickupInput): void {
+  const { brand, locale, validation, store, uploadTargets } = deps;
+  useEffect(() => {
+    const settings = readRuntimeSettings(document);
+    const sent = seed?.sentTo ? { email: seed.sentTo } : loadSent(brand.id);
+    if (seed?.sentTo) {
+      saveSent(brand.id, { email: seed.sentTo });
+      clearDraft(brand.id);
+    }
+    if (sent) {
+      store.dispatch({ type: 'sentFound', email: sent.email, settings });
+      return;
+    }
+    const current = store.read().formData;
+    const draft = seed ? null : loadDraft(brand.id);
+    const form = root.current?.querySelector('form');
+    const typed = form ? typedBeforeHydration(form, validation.schema, current) : {};
+    // The customer's own country choice survives a route of another country; an old route's default does not.
+    const countryChosen = Boolean(draft?.countryChosen && draft.data.country) || Boolean(typed.country);
+    const start = draft ? draftStart(draft, country, locale, brand) : current;
+    const data = draft || Object.keys(typed).length ? { ...start, ...typed } : undefined;
+    if (data) saveDraft(brand.id, data, countryChosen);
+    store.dispatch({ type: 'pickedUp', settings, countryChosen, data, thumbnails: draft ? loadThumbnails(brand.id) : undefined });
+    for (const [id, file] of form ? photosChosenBeforeHydration(form) : []) {
+      const field = fieldNameOf(id);
+      if (uploadTargets[field]) handlers.choosePhoto(field, uploadTargets[field], file);
+    }
+    // Once, after hydration: later changes of these come through React.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [brand, locale, country, seed]);
+}
