@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
@@ -89,8 +89,14 @@ function fileTransport(outboxDir: string): MailTransport {
       const info = await transport.sendMail(message(mail));
       // Write, fsync, rename, fsync the folder: a reader never sees half a mail, and a crash loses none.
       const temp = join(outboxDir, `${TEMP_PREFIX}${randomUUID()}`);
-      await writeFile(temp, info.message as Buffer, { flag: 'wx', mode: 0o600 });
-      await fsyncPath(temp);
+      // One handle writes and syncs: reopening the file just to fsync it doubled the opens per mail.
+      const file = await open(temp, 'wx', 0o600);
+      try {
+        await file.writeFile(info.message as Buffer);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
       await rename(temp, join(outboxDir, `${mail.id}-${mail.kind}.eml`));
       await fsyncPath(outboxDir);
     },
