@@ -33,6 +33,7 @@ import { metricsRoute } from './routes/metrics';
 import { noScriptFormRoute } from './routes/no-script-form';
 import { photosRoute } from './routes/photos';
 import { portalRoutes } from './routes/portal';
+import { OUTBOX_DIR, PHOTOS_DIR } from './storage/data-dirs';
 import { openDatabase } from './storage/database';
 import { PhotoRegistry } from './storage/photo-registry';
 import { RequestStore } from './storage/request-store';
@@ -80,11 +81,11 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   const db = openDatabase(config.dataDir);
   const metrics = new PortalMetrics(db);
   const registry = new PhotoRegistry(db);
-  const folder = new PhotoFolder(join(config.dataDir, 'photos'));
+  const folder = new PhotoFolder(join(config.dataDir, PHOTOS_DIR));
   await folder.removeStrays(registry.allNames(), config.photoTtlMs);
   const links = new PhotoLinks(photoLinkSecret(config.photoUrlSecret, config.dataDir), config.publicUrl, config.photoUrlTtlMs);
 
-  const outboxDir = join(config.dataDir, 'outbox');
+  const outboxDir = join(config.dataDir, OUTBOX_DIR);
   await removeMailLeftovers(outboxDir);
   const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, outboxDir);
   const onAttempt = metrics.deliveryAttempt.bind(metrics);

@@ -1,10 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { OUTBOX_DIR, PHOTOS_DIR } from '../storage/data-dirs';
 import type { Db } from '../storage/database';
-
-/** Where the server keeps files that belong to requests, below DATA_DIR. */
-export const PHOTOS_DIR = 'photos';
-export const OUTBOX_DIR = 'outbox';
 
 export interface Erased {
   requests: number;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { PHOTOS_DIR } from '../storage/data-dirs';
 import type { Db } from '../storage/database';
-import { PHOTOS_DIR } from './personal-data';
 
 /** One stored request with everything held for it, as shown to the person it is about. */
 export interface HeldRequest {
