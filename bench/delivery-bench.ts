@@ -137,7 +137,7 @@ export async function runDeliveryBench(): Promise<BenchFigure[]> {
   });
   try {
     const photo = await sharp(randomBytes(400 * 300 * 3), { raw: { width: 400, height: 300, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
-    const photos = seedPhotos(server.dataDir, 2 * SUBMITS, photo);
+    const photos = await seedPhotos(server.dataDir, 2 * SUBMITS, photo);
     const load = await steadyLoad(server.url, photos);
     const deadline = performance.now() + SETTLE_MS;
     const done = () => [...load.createdAt.keys()].every((r) => receivers.mailAt.has(r) && receivers.hookAt.has(r));

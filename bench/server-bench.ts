@@ -25,8 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
 import sharp from 'sharp';
-import { openDatabase } from '../src/server/storage/database';
-import { PhotoRegistry } from '../src/server/storage/photo-registry';
+import { openStorage } from '../src/server/storage/storage';
 import { largePatternPng } from '../tests/fixtures/photos';
 import { simpleRequest } from '../tests/fixtures/requests';
 import { freePort } from '../tests/support/free-port';
@@ -119,13 +118,19 @@ function cpuSeconds(pid: number): number {
 }
 
 /** Photo names registered as uploaded, two per submit to come, each a file of `bytes` (the desk's mail attaches them). */
-export function seedPhotos(dataDir: string, count: number, bytes: Buffer): string[] {
-  const db = openDatabase(dataDir);
-  const registry = new PhotoRegistry(db);
+export async function seedPhotos(dataDir: string, count: number, bytes: Buffer, databaseUrl = ''): Promise<string[]> {
+  const storage = await openStorage({ dataDir, databaseUrl, databasePoolSize: 1 });
   const names = Array.from({ length: count }, () => `${randomUUID()}.jpg`);
-  db.transaction(() => names.forEach((n) => registry.register(n, 'bench', 0)))();
-  db.close();
-  for (const name of names) writeFileSync(join(dataDir, 'photos', name), bytes);
+  const inRows = storage.sql.dialect === 'postgres';
+  await storage.sql.transaction(async (tx) => {
+    for (const name of names) {
+      await (inRows
+        ? tx.run('INSERT INTO photos (name, created_at, owner, bytes, data) VALUES (?, ?, ?, ?, ?)', [name, Date.now(), 'bench', bytes.length, bytes])
+        : tx.run('INSERT INTO photos (name, created_at, owner, bytes) VALUES (?, ?, ?, ?)', [name, Date.now(), 'bench', bytes.length]));
+    }
+  });
+  await storage.close();
+  if (!inRows) for (const name of names) writeFileSync(join(dataDir, 'photos', name), bytes);
   return names;
 }
 
@@ -325,7 +330,7 @@ export async function runServerBench(): Promise<BenchFigure[]> {
   try {
     // Seeded up front: a bench write transaction during the load would stall the server's writes.
     const smallPhoto = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c0392b' } }).jpeg().toBuffer();
-    const photos = seedPhotos(server.dataDir, 2 * (WARMUP_SUBMITS + MEASURED_SUBMITS), smallPhoto);
+    const photos = await seedPhotos(server.dataDir, 2 * (WARMUP_SUBMITS + MEASURED_SUBMITS), smallPhoto);
     await submitLoad(server, WARMUP_SUBMITS, photos.slice(0, 2 * WARMUP_SUBMITS));
     const busyBefore = loadavg()[0];
     // CPU per submit tells whether the server or the load generator limits the rate on 2 shared cores.

@@ -1,19 +1,20 @@
 /**
  * Service-desk commands on stored repair requests (there is no public read API):
  *   npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]
- *   npm run requests -- show --email <address>    everything held about one person (JSON)
+ *   npm run requests -- show --email <address> [--photos-to <folder>]
+ *                                                 everything held about one person (JSON), and their photos
  *   npm run requests -- erase --email <address>   removes it all (GDPR erasure)
  *   npm run requests -- deliveries                pending and failed deliveries per destination
  *   npm run requests -- redeliver <reference>     queue a request's deliveries again
- * Work on DATA_DIR (default ./data); safe while the server runs.
+ * Work on DATABASE_URL (PostgreSQL) when set, else on DATA_DIR (default ./data); safe while the server runs.
  */
-import { createWriteStream } from 'node:fs';
-import { resolve } from 'node:path';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { formSchemas, requestFields } from '../core/form-schemas';
-import { openDatabase } from '../server/storage/database';
 import { findSubjectData } from '../server/privacy/subject-data';
+import { openStorage, type Storage } from '../server/storage/storage';
 import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
 import { eraseSubject } from './requests/subject-access';
 
@@ -58,7 +59,7 @@ export function exportLine(row: StoredRow, format: 'jsonl' | 'csv', separator = 
 }
 
 const USAGE = `usage: npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]
-       npm run requests -- show --email <address>
+       npm run requests -- show --email <address> [--photos-to <folder>]
        npm run requests -- erase --email <address>
        npm run requests -- deliveries
        npm run requests -- redeliver <reference>`;
@@ -76,42 +77,33 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       separator: { type: 'string', default: ',' },
       email: { type: 'string' },
+      'photos-to': { type: 'string' },
     },
   });
   const dataDir = resolve(process.env.DATA_DIR ?? './data');
   const [command, reference] = positionals;
-  if (command === 'deliveries') return showDeliveries(dataDir);
-  if (command === 'redeliver') {
-    if (!reference) usage();
-    return queueAgain(dataDir, reference);
-  }
-  if (command === 'show' || command === 'erase') {
-    if (!values.email?.includes('@')) usage();
-    await subjectCommand(command, dataDir, values.email);
-    return;
-  }
   const { format, separator } = values;
-  if (command !== 'export' || (format !== 'jsonl' && format !== 'csv') || !SEPARATORS.includes(separator)) usage();
-  await exportRequests(dataDir, format, separator, values.out);
-}
-
-function showDeliveries(dataDir: string): void {
-  const db = openDatabase(dataDir, { readonly: true });
+  const known =
+    command === 'deliveries' ||
+    (command === 'redeliver' && reference) ||
+    ((command === 'show' || command === 'erase') && values.email?.includes('@')) ||
+    (command === 'export' && (format === 'jsonl' || format === 'csv') && SEPARATORS.includes(separator));
+  if (!known) usage();
+  const readonly = command === 'deliveries' || command === 'show' || command === 'export';
+  const storage = await openStorage({ dataDir, databaseUrl: process.env.DATABASE_URL ?? '', databasePoolSize: 2 }, { readonly });
   try {
-    for (const line of formatDeliveries(listDeliveries(db))) console.log(line);
+    if (command === 'deliveries') for (const line of formatDeliveries(await listDeliveries(storage.sql))) console.log(line);
+    else if (command === 'redeliver') await queueAgain(storage, reference);
+    else if (command === 'show') await showSubject(storage, values.email!, values['photos-to']);
+    else if (command === 'erase') await eraseCommand(storage, dataDir, values.email!);
+    else await exportRequests(storage, format as 'jsonl' | 'csv', separator, values.out);
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 
-function queueAgain(dataDir: string, reference: string): void {
-  const db = openDatabase(dataDir);
-  let queued: number | undefined;
-  try {
-    queued = redeliver(db, reference);
-  } finally {
-    db.close();
-  }
+async function queueAgain(storage: Storage, reference: string): Promise<void> {
+  const queued = await redeliver(storage.sql, reference);
   if (queued === undefined) {
     console.error(`No request with reference ${reference}.`);
     process.exit(1);
@@ -119,33 +111,45 @@ function queueAgain(dataDir: string, reference: string): void {
   console.log(`Queued ${queued} deliver${queued === 1 ? 'y' : 'ies'} of ${reference} again; the running server sends them within seconds.`);
 }
 
-async function subjectCommand(command: 'show' | 'erase', dataDir: string, email: string): Promise<void> {
-  const db = openDatabase(dataDir, { readonly: command === 'show' });
-  try {
-    if (command === 'show') {
-      console.log(JSON.stringify(findSubjectData(db, dataDir, email), null, 2));
-    } else {
-      // Counts only: the log of an erasure must not itself hold the personal data.
-      console.error(JSON.stringify({ event: 'erasure', at: new Date().toISOString(), ...(await eraseSubject(db, dataDir, email)) }));
+/** Prints what is held about the person; with --photos-to, also writes their photos there to hand over. */
+async function showSubject(storage: Storage, email: string, photosTo: string | undefined): Promise<void> {
+  const held = await findSubjectData(storage.sql, email);
+  if (photosTo) {
+    mkdirSync(photosTo, { recursive: true, mode: 0o700 });
+    for (const name of held.requests.flatMap((r) => r.photos)) {
+      const bytes = await storage.photos.read(name);
+      if (bytes) writeFileSync(join(photosTo, name), bytes, { mode: 0o600 });
     }
-  } finally {
-    db.close();
   }
+  console.log(JSON.stringify(held, null, 2));
 }
 
-async function exportRequests(dataDir: string, format: 'jsonl' | 'csv', separator: string, outPath: string | undefined): Promise<void> {
-  const db = openDatabase(dataDir, { readonly: true });
+async function eraseCommand(storage: Storage, dataDir: string, email: string): Promise<void> {
+  const erased = await eraseSubject({ sql: storage.sql, photos: storage.photos, dataDir }, email);
+  // Counts only: the log of an erasure must not itself hold the personal data.
+  console.error(JSON.stringify({ event: 'erasure', at: new Date().toISOString(), ...erased }));
+}
+
+/** Requests read per query: the export streams a large database in pages instead of loading it whole. */
+const PAGE = 500;
+
+async function exportRequests(storage: Storage, format: 'jsonl' | 'csv', separator: string, outPath: string | undefined): Promise<void> {
   const out = outPath ? createWriteStream(outPath, { flags: 'wx', mode: 0o600 }) : process.stdout;
   // CSV records end in CRLF (RFC 4180); JSON lines in LF.
   const end = format === 'csv' ? '\r\n' : '\n';
   const write = (line: string) => new Promise<void>((done) => (out.write(`${line}${end}`) ? done() : out.once('drain', done)));
   if (format === 'csv') await write(COLUMNS.map(csvCell).join(separator));
   let count = 0;
-  for (const row of db.prepare('SELECT reference, created_at, brand, variant, locale, payload FROM requests ORDER BY id').iterate()) {
-    await write(exportLine(row as StoredRow, format, separator));
-    count++;
+  for (let after = 0; ; ) {
+    const rows = await storage.sql.all<StoredRow & { id: number }>(
+      'SELECT id, reference, created_at, brand, variant, locale, payload FROM requests WHERE id > ? ORDER BY id LIMIT ?',
+      [after, PAGE],
+    );
+    for (const row of rows) await write(exportLine(row, format, separator));
+    count += rows.length;
+    if (rows.length < PAGE) break;
+    after = rows[rows.length - 1].id;
   }
-  db.close();
   if (out !== process.stdout) await new Promise<void>((done) => out.end(() => done()));
   console.error(`exported ${count} request(s)`);
 }

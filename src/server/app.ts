@@ -11,9 +11,9 @@ import type { ServerConfig } from './config';
 import { mailSender } from './mail/mail-sender';
 import { createMailTransport, removeMailLeftovers } from './mail/transport';
 import { PortalMetrics } from './metrics';
+import { OutboxRows } from './outbox/outbox-rows';
 import { OutboxWorker } from './outbox/outbox-worker';
 import { FairQueue } from './photos/fair-queue';
-import { PhotoFolder } from './photos/photo-folder';
 import { PhotoIntake } from './photos/photo-intake';
 import { PhotoLinks, photoLinkSecret } from './photos/photo-links';
 import { StorageGuard } from './photos/storage-guard';
@@ -33,10 +33,9 @@ import { metricsRoute } from './routes/metrics';
 import { noScriptFormRoute } from './routes/no-script-form';
 import { photosRoute } from './routes/photos';
 import { portalRoutes } from './routes/portal';
-import { OUTBOX_DIR, PHOTOS_DIR } from './storage/data-dirs';
-import { openDatabase } from './storage/database';
-import { PhotoRegistry } from './storage/photo-registry';
+import { OUTBOX_DIR } from './storage/data-dirs';
 import { RequestStore } from './storage/request-store';
+import { openStorage } from './storage/storage';
 import { FormDataValidator } from './validation/form-data-validator';
 import { RequestValidator } from './validation/request-validator';
 import { createWebhookSender, webhookSigners } from './webhook/webhook-sender';
@@ -78,11 +77,10 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   ]);
 
   const signers = webhookSigners(brands, config.secretsEnv);
-  const db = openDatabase(config.dataDir);
-  const metrics = new PortalMetrics(db);
-  const registry = new PhotoRegistry(db);
-  const folder = new PhotoFolder(join(config.dataDir, PHOTOS_DIR));
-  await folder.removeStrays(registry.allNames(), config.photoTtlMs);
+  const storage = await openStorage(config, { onError: (error) => app.log.warn({ err: error }, 'database connection lost') });
+  const { sql, photos } = storage;
+  const metrics = new PortalMetrics(sql);
+  await photos.tidy(config.photoTtlMs);
   const links = new PhotoLinks(photoLinkSecret(config.photoUrlSecret, config.dataDir), config.publicUrl, config.photoUrlTtlMs);
 
   const outboxDir = join(config.dataDir, OUTBOX_DIR);
@@ -90,8 +88,8 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, outboxDir);
   const onAttempt = metrics.deliveryAttempt.bind(metrics);
   const mailWorker = new OutboxWorker(
-    db,
-    mailSender(mail, { brands, fromAddress: config.mailFrom, photosDir: folder.dir }),
+    new OutboxRows(sql, 'mail', config.deliveryLeaseMs),
+    mailSender(mail, { brands, fromAddress: config.mailFrom, readPhoto: (name) => photos.read(name) }),
     {
       channel: 'mail',
       // Twice the pooled connections: each has its next mail ready while results are recorded.
@@ -112,7 +110,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     ca: config.webhookCaFile ? readFileSync(config.webhookCaFile) : undefined,
   });
   const webhookWorker = new OutboxWorker(
-    db,
+    new OutboxRows(sql, 'webhook', config.deliveryLeaseMs),
     webhooks.deliver,
     {
       channel: 'webhook',
@@ -124,16 +122,14 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     app.log,
     onAttempt,
   );
-  const store = await RequestStore.open(config.dataDir, { mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
+  const store = new RequestStore(await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay }));
   const stopSweep = schedulePhotoSweep(
-    registry,
-    folder,
+    photos,
     { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs },
     app.log,
   );
   const stopRetention = scheduleRetention(
-    db,
-    config.dataDir,
+    { sql, photos, dataDir: config.dataDir },
     { retentionMs: config.retentionMs, intervalMs: config.retentionIntervalMs },
     app.log,
   );
@@ -147,7 +143,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     await Promise.all([mailWorker.stop(), webhookWorker.stop()]);
     mail.close();
     webhooks.close();
-    db.close();
+    await storage.close();
   });
 
   app.decorate('requestStore', store);
@@ -155,25 +151,25 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   installDrainOnClose(app);
   installSlowClientGuard(app, config.slowClients);
   await installSecurityHeaders(app, config);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: storage.rateLimitStore });
   await app.register(multipart, { throwFileSizeLimit: false });
   await app.register(cookie);
 
   const rules = uploadRules();
-  const intake = new PhotoIntake(folder, registry, rules, config.photoBudget, new FairQueue(config.photoDecoding));
-  await app.register(healthRoutes, { db, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
-  const storage = new StorageGuard(registry, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
-  await app.register(imagesRoute, { intake, rules, storage, rateLimit: config.rateLimits.uploads, metrics });
+  const intake = new PhotoIntake(photos, rules, config.photoBudget, new FairQueue(config.photoDecoding));
+  await app.register(healthRoutes, { sql, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
+  const room = new StorageGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
+  await app.register(imagesRoute, { intake, rules, storage: room, rateLimit: config.rateLimits.uploads, metrics });
   const requestValidator = new RequestValidator();
   await app.register(formsRoute, { brands, validator: requestValidator, store, rateLimit: config.rateLimits.submits, metrics });
   // Pages after a post without scripts are rendered by the prerender's SSR build (npm run build).
   const seededPages = new SeededPages(join(config.webRoot, 'ssr', 'entry-server.js'), pages);
-  const sent = new SentRequests(db);
+  const sent = new SentRequests(sql);
   await app.register(noScriptFormRoute, {
     brands,
     intake,
     rules,
-    storage,
+    storage: room,
     formValidator: new FormDataValidator(),
     requestValidator,
     store,
@@ -182,14 +178,14 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     rateLimit: config.rateLimits.submits,
     metrics,
   });
-  await app.register(photosRoute, { links, folder });
+  await app.register(photosRoute, { links, photos });
   await app.register(metricsRoute, { metrics });
   await app.register(portalRoutes, {
     webRoot: config.webRoot,
     brands,
     pages,
     async confirmation(req, route) {
-      const email = sent.sentTo(req, route.brand.id);
+      const email = await sent.sentTo(req, route.brand.id);
       return email ? seededPages.render(route, { brandId: route.brand.id, formData: {}, errors: {}, sentTo: email }) : undefined;
     },
   });

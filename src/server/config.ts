@@ -15,6 +15,15 @@ export interface ServerConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL (postgres://…) for several instances; empty = SQLite in DATA_DIR. */
+  databaseUrl: string;
+  /** Connections each instance keeps to PostgreSQL. */
+  databasePoolSize: number;
+  /**
+   * How long an instance holds the deliveries it took: another instance sends
+   * them again only after this (the first one crashed). Longer than any attempt lasts.
+   */
+  deliveryLeaseMs: number;
   webRoot: string;
   brandsDir: string;
   /** Public API origin the page posts to; empty = same origin. */
@@ -151,11 +160,20 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const photoUrlSecret = text(env, 'PHOTO_URL_SECRET', '');
   if (photoUrlSecret && photoUrlSecret.length < 32) throw new ConfigError('PHOTO_URL_SECRET must be at least 32 characters');
+  const databaseUrl = text(env, 'DATABASE_URL', '');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  // A link signed by one instance is followed on any other: they need one key, not one each in their own DATA_DIR.
+  if (databaseUrl && !photoUrlSecret) throw new ConfigError('PHOTO_URL_SECRET must be set when DATABASE_URL is set: every instance signs photo links with it');
+  const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
 
   return {
     port,
     host: text(env, 'HOST', '0.0.0.0'),
     dataDir,
+    databaseUrl,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    // Mail attempts end within about a minute (SMTP socket timeout), webhooks within their timeout.
+    deliveryLeaseMs: integer(env, 'DELIVERY_LEASE_MS', 5 * MINUTE, Math.max(webhookTimeoutMs, 1000) + 1000),
     webRoot,
     brandsDir: resolve(cwd, text(env, 'BRANDS_DIR', './brands')),
     apiBase: apiBase && httpUrl('API_BASE', apiBase, { originOnly: true }),
@@ -170,7 +188,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     publicUrl: httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL', apiBase || `http://localhost:${port}`), { originOnly: true }),
     photoUrlSecret,
     photoUrlTtlMs: integer(env, 'PHOTO_URL_TTL_MS', 7 * 24 * 60 * MINUTE, 1000),
-    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    webhookTimeoutMs,
     webhookMaxInFlight: integer(env, 'WEBHOOK_MAX_IN_FLIGHT', 8, 1, 256),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10),
     webhookMaxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 12, 1),

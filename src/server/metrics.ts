@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { DELIVERY_KINDS, type DeliveryKind } from './outbox/delivery';
 import type { AttemptOutcome } from './outbox/outbox-worker';
-import type { Db } from './storage/database';
+import type { Sql } from './storage/sql';
 
 /**
  * The portal's Prometheus metrics (served at /metrics). Counters count what
@@ -29,32 +29,36 @@ export class PortalMetrics {
     registers: [this.registry],
   });
 
-  constructor(db: Db) {
+  constructor(sql: Sql) {
     // Process figures (CPU, memory, event-loop lag) beside the portal's own.
     collectDefaultMetrics({ register: this.registry });
-    const pending = db.prepare('SELECT kind, COUNT(*) AS n FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL GROUP BY kind');
-    const failed = db.prepare('SELECT kind, COUNT(*) AS n FROM outbox WHERE failed_at IS NOT NULL GROUP BY kind');
-    const oldest = db.prepare('SELECT MIN(COALESCE(queued_at, next_attempt_at)) AS at FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL');
-    const byKindGauge = (name: string, help: string, counts: typeof pending) =>
+    const byKindGauge = (name: string, help: string, query: string) =>
       new Gauge({
         name,
         help,
         labelNames: ['kind'],
         registers: [this.registry],
-        collect() {
+        async collect() {
+          const rows = await sql.all<{ kind: string; n: number }>(query);
           // Every kind is present, 0 included, so an alert never meets a missing series.
           for (const kind of DELIVERY_KINDS) this.set({ kind }, 0);
-          for (const row of counts.all() as { kind: string; n: number }[]) this.set({ kind: row.kind }, row.n);
+          for (const row of rows) this.set({ kind: row.kind }, row.n);
         },
       });
-    byKindGauge('portal_outbox_pending', 'Deliveries queued and not yet delivered, by kind.', pending);
-    byKindGauge('portal_outbox_failed', 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).', failed);
+    byKindGauge('portal_outbox_pending', 'Deliveries queued and not yet delivered, by kind.',
+      'SELECT kind, COUNT(*) AS n FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL GROUP BY kind',
+    );
+    byKindGauge('portal_outbox_failed', 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).',
+      'SELECT kind, COUNT(*) AS n FROM outbox WHERE failed_at IS NOT NULL GROUP BY kind',
+    );
     new Gauge({
       name: 'portal_outbox_oldest_pending_age_seconds',
       help: 'Age of the oldest delivery still pending; 0 when none is.',
       registers: [this.registry],
-      collect() {
-        const [{ at }] = oldest.all() as { at: number | null }[];
+      async collect() {
+        const [{ at }] = await sql.all<{ at: number | null }>(
+          'SELECT MIN(COALESCE(queued_at, next_attempt_at)) AS at FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL',
+        );
         this.set(at === null ? 0 : Math.max(0, (Date.now() - at) / 1000));
       },
     });

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/storage/database';
 import { GroupCommit, type Outcome } from '../../src/server/storage/group-commit';
-import { PhotoRegistry } from '../../src/server/storage/photo-registry';
-import { requestWriter, type WriteItem } from '../../src/server/storage/request-writer';
+import { openStorage, type Storage } from '../../src/server/storage/storage';
+import type { WriteItem } from '../../src/server/storage/write-item';
+import { BACKEND, backendEnv } from '../support/backend';
 
 describe('GroupCommit', () => {
   it('hands the items of one event-loop turn to a single commit and answers each with its own outcome', async () => {
@@ -28,49 +28,79 @@ describe('GroupCommit', () => {
   });
 });
 
-describe('requestWriter', () => {
+describe('request writer (the backend under test)', () => {
   let dir: string;
-  let db: Db;
-  afterEach(() => {
-    db.close();
+  let storage: Storage;
+  let drop: () => Promise<void>;
+  afterEach(async () => {
+    await storage.close();
+    await drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function setup(photos: string[]) {
+  async function setup(photos: string[]) {
     dir = mkdtempSync(join(tmpdir(), 'writer-test-'));
-    db = openDatabase(dir);
-    const registry = new PhotoRegistry(db);
-    for (const name of photos) registry.register(name, '192.0.2.1', 4);
-    return requestWriter(db, { mailsPerRecipientPerDay: 5 });
+    const backend = await backendEnv();
+    drop = backend.drop;
+    storage = await openStorage({ dataDir: dir, databaseUrl: backend.env.DATABASE_URL ?? '', databasePoolSize: 4 });
+    for (const name of photos) {
+      const temp = storage.photos.folder.tempPath();
+      writeFileSync(temp, 'jpeg');
+      const stored = await storage.photos.add(temp, 'jpg', '192.0.2.1');
+      named.set(name, stored.name);
+    }
+    const writer = await storage.openWriter({ mailsPerRecipientPerDay: 5 });
+    return async (items: WriteItem[]) => {
+      try {
+        return await writer.write(items);
+      } finally {
+        await writer.close();
+      }
+    };
   }
 
-  const item = (reference: string, image1: string, image2: string, idempotencyKey?: string): WriteItem => ({
-    brand: 'ilve',
-    variant: 'simple',
-    locale: 'nl',
-    payload: JSON.stringify({ image1, image2 }),
-    image1,
-    image2,
-    idempotencyKey,
-    reference,
-    deliveries: [{ kind: 'confirmation', to: 'klant@example.com', subject: 's', text: 't' }],
-  });
+  /** Photos get generated names when stored: the test's own names map to them. */
+  const named = new Map<string, string>();
+  const item = (reference: string, image1: string, image2: string, idempotencyKey?: string): WriteItem => {
+    const [a, b] = [named.get(image1)!, named.get(image2)!];
+    return {
+      brand: 'ilve',
+      variant: 'simple',
+      locale: 'nl',
+      payload: JSON.stringify({ image1: a, image2: b }),
+      image1: a,
+      image2: b,
+      idempotencyKey,
+      reference,
+      deliveries: [{ kind: 'confirmation', to: 'klant@example.com', subject: 's', text: 't' }],
+    };
+  };
 
-  it('keeps idempotency and photo claims within one batch', () => {
-    const write = setup(['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg']);
-    const outcomes = write([
+  it('keeps idempotency and photo claims within one batch', async () => {
+    const write = await setup(['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg']);
+    const outcomes = await write([
       item('r1', 'a.jpg', 'b.jpg', 'key-1'),
       item('r2', 'a.jpg', 'b.jpg', 'key-1'), // retry of the same submission
       item('r3', 'a.jpg', 'c.jpg', 'key-2'), // photo a.jpg already used
       item('r4', 'c.jpg', 'd.jpg'),
     ]);
-    expect(outcomes.map((o) => o.ok && o.value)).toEqual([
-      { kind: 'stored', reference: 'r1', replay: false },
-      { kind: 'stored', reference: 'r1', replay: true },
-      { kind: 'photos-unavailable', fields: ['image1'] },
-      { kind: 'stored', reference: 'r4', replay: false },
-    ]);
-    expect(db.prepare('SELECT reference FROM requests ORDER BY id').all()).toEqual([{ reference: 'r1' }, { reference: 'r4' }]);
-    expect(db.prepare('SELECT count(*) AS n FROM outbox').all()).toEqual([{ n: 2 }]);
+    // SQLite commits a batch as one transaction in order; PostgreSQL runs its items side by side, and
+    // the database decides which of two claims on a.jpg wins. Either way: one row per key, a photo used once.
+    const values = outcomes.map((o) => o.ok && o.value);
+    expect(values[1]).toEqual({ kind: 'stored', reference: 'r1', replay: true });
+    const stored = (await storage.sql.all<{ reference: string }>('SELECT reference FROM requests ORDER BY reference')).map((r) => r.reference);
+    if (BACKEND === 'sqlite') {
+      expect(values).toEqual([
+        { kind: 'stored', reference: 'r1', replay: false },
+        { kind: 'stored', reference: 'r1', replay: true },
+        { kind: 'photos-unavailable', fields: ['image1'] },
+        { kind: 'stored', reference: 'r4', replay: false },
+      ]);
+    }
+    expect(stored.length).toBe(2);
+    expect(stored).toContain('r1');
+    const claims = await storage.sql.all<{ n: number }>('SELECT COUNT(*) AS n FROM photos WHERE request_id IS NOT NULL');
+    expect(claims).toEqual([{ n: 4 }]);
+    expect(await storage.sql.all('SELECT COUNT(*) AS n FROM outbox')).toEqual([{ n: 2 }]);
   });
 });

@@ -1,10 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { loadConfig, type ServerConfig } from '../../src/server/config';
+import type { Sql } from '../../src/server/storage/sql';
+import { openStorage } from '../../src/server/storage/storage';
+import { backendEnv } from '../support/backend';
 import { simpleRequest } from '../fixtures/requests';
 import { freePort } from '../support/free-port';
 
@@ -14,6 +17,8 @@ export interface TestServer {
   config: ServerConfig;
   dataDir: string;
   webRoot: string;
+  /** The server's database (SQLite or PostgreSQL, as the test matrix runs), to look into what it stored. */
+  sql: Sql;
   /** Closes the app (if still open) and removes the temp folders. */
   dispose(): Promise<void>;
 }
@@ -54,16 +59,26 @@ export function testConfig(root: string, env: Record<string, string> = {}, webFi
 /** The app on a fresh DATA_DIR, not listening: for `app.inject()`. */
 export async function buildTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestServer> {
   const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
-  const config = testConfig(root, env);
+  const backend = await backendEnv();
+  const config = testConfig(root, { ...backend.env, ...env });
   const app = await buildApp(config, options);
+  return withDatabase({ app, url: '', config, dataDir: config.dataDir, webRoot: config.webRoot }, root, backend.drop);
+}
+
+/** Adds the test's own connection to the server's database, and a dispose that removes everything. */
+async function withDatabase(
+  server: Omit<TestServer, 'sql' | 'dispose'>,
+  root: string,
+  drop: () => Promise<void>,
+): Promise<TestServer> {
+  const storage = await openStorage(server.config);
   return {
-    app,
-    url: '',
-    config,
-    dataDir: config.dataDir,
-    webRoot: config.webRoot,
+    ...server,
+    sql: storage.sql,
     async dispose() {
-      await app.close();
+      await server.app.close();
+      await storage.close();
+      await drop();
       rmSync(root, { recursive: true, force: true });
     },
   };
@@ -76,23 +91,13 @@ export async function startTestServer(
   options: AppOptions = {},
 ): Promise<TestServer> {
   const root = mkdtempSync(join(tmpdir(), 'intake-test-'));
+  const backend = await backendEnv();
   // The port is chosen first, so signed photo links (PUBLIC_URL) point at this server.
   const port = await freePort();
-  const config = testConfig(root, { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, webFiles);
-  const webRoot = config.webRoot;
+  const config = testConfig(root, { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...backend.env, ...env }, webFiles);
   const app = await buildApp(config, options);
   await app.listen({ port, host: '127.0.0.1' });
-  return {
-    app,
-    url: `http://127.0.0.1:${port}`,
-    config,
-    dataDir: config.dataDir,
-    webRoot,
-    async dispose() {
-      await app.close();
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
+  return withDatabase({ app, url: `http://127.0.0.1:${port}`, config, dataDir: config.dataDir, webRoot: config.webRoot }, root, backend.drop);
 }
 
 export async function jpegWithGps(width = 64, height = 48): Promise<Buffer> {
@@ -164,4 +169,27 @@ export async function injectUpload(app: FastifyInstance, bytes: Buffer, type = '
 
 export function injectSubmit(app: FastifyInstance, brand: string, body: unknown, headers: Record<string, string> = {}) {
   return app.inject({ method: 'POST', url: `/api/forms/${brand}`, headers: { accept: 'application/json', ...headers }, payload: body as object });
+}
+
+/** Waits until `probe` gives something truthy (polling every 50 ms); fails after `timeoutMs`. */
+export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The photos the server keeps: files in DATA_DIR/photos with SQLite, rows with PostgreSQL (which holds their bytes). */
+export async function storedPhotoNames(server: TestServer): Promise<string[]> {
+  if (server.sql.dialect === 'postgres') return (await server.sql.all<{ name: string }>('SELECT name FROM photos')).map((r) => r.name).sort();
+  return readdirSync(join(server.dataDir, 'photos')).filter((f) => !f.startsWith('.')).sort();
+}
+
+/** One number from a COUNT query on the server's database. */
+export async function count(server: TestServer, query: string, params: (string | number)[] = []): Promise<number> {
+  const [row] = await server.sql.all<{ n: number }>(query, params);
+  return row.n;
 }

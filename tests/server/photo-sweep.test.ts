@@ -2,56 +2,60 @@ import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PhotoFolder } from '../../src/server/photos/photo-folder';
-import { sweepUnusedPhotos } from '../../src/server/photos/photo-sweep';
-import { openDatabase, type Db } from '../../src/server/storage/database';
-import { PhotoRegistry } from '../../src/server/storage/photo-registry';
+import { openStorage, type Storage } from '../../src/server/storage/storage';
+import { BACKEND, backendEnv } from '../support/backend';
 
 let dir: string;
-let db: Db;
-let registry: PhotoRegistry;
-let folder: PhotoFolder;
+let storage: Storage;
+let drop: () => Promise<void>;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'photo-sweep-'));
-  db = openDatabase(dir);
-  registry = new PhotoRegistry(db);
-  folder = new PhotoFolder(join(dir, 'photos'));
+  const backend = await backendEnv();
+  drop = backend.drop;
+  storage = await openStorage({ dataDir: dir, databaseUrl: backend.env.DATABASE_URL ?? '', databasePoolSize: 2 });
 });
-afterEach(() => {
-  db.close();
+afterEach(async () => {
+  await storage.close();
+  await drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function storedPhoto(name: string, createdAt: number): string {
-  writeFileSync(folder.pathOf(name), 'jpeg');
-  registry.register(name, '192.0.2.1', 4, createdAt);
-  return name;
+async function storedPhoto(createdAt: number): Promise<string> {
+  const temp = storage.photos.folder.tempPath();
+  writeFileSync(temp, 'jpeg');
+  return (await storage.photos.add(temp, 'jpg', '192.0.2.1', createdAt)).name;
 }
 
 describe('unused photo sweep', () => {
   it('removes photos no request used within the TTL, and keeps used and recent ones', async () => {
     const now = 1_000_000_000;
     const ttl = 60_000;
-    const old = storedPhoto('old.jpg', now - ttl - 1);
-    const recent = storedPhoto('recent.jpg', now - 1000);
-    const used = storedPhoto('used.jpg', now - ttl - 1);
-    db.prepare(`INSERT INTO requests (reference, brand, variant, locale, payload, payload_hash, created_at) VALUES ('r', 'ilve', 'simple', 'nl', '{}', 'h', 0)`).run();
-    db.prepare('UPDATE photos SET request_id = 1 WHERE name = ?').run(used);
+    const old = await storedPhoto(now - ttl - 1);
+    const recent = await storedPhoto(now - 1000);
+    const used = await storedPhoto(now - ttl - 1);
+    const [request] = await storage.sql.all<{ id: number }>(
+      `INSERT INTO requests (reference, brand, variant, locale, payload, payload_hash, created_at) VALUES ('r', 'ilve', 'simple', 'nl', '{}', 'h', 0) RETURNING id`,
+    );
+    await storage.sql.run('UPDATE photos SET request_id = ? WHERE name = ?', [request.id, used]);
 
-    expect(await sweepUnusedPhotos(registry, folder, ttl, now)).toBe(1);
-    expect(existsSync(folder.pathOf(old))).toBe(false);
-    expect(existsSync(folder.pathOf(recent))).toBe(true);
-    expect(existsSync(folder.pathOf(used))).toBe(true);
-    expect([...registry.allNames()].sort()).toEqual(['recent.jpg', 'used.jpg']);
+    expect(await storage.photos.removeUnclaimedBefore(now - ttl)).toBe(1);
+    expect(await storage.photos.read(old)).toBeUndefined();
+    expect(await storage.photos.read(recent)).toEqual(Buffer.from('jpeg'));
+    expect(await storage.photos.read(used)).toEqual(Buffer.from('jpeg'));
+    const names = await storage.sql.all<{ name: string }>('SELECT name FROM photos ORDER BY name');
+    expect(names.map((r) => r.name)).toEqual([recent, used].sort());
   });
 
-  it('removes temp files and old unregistered files at start-up', async () => {
+  it.runIf(BACKEND === 'sqlite')('removes temp files and old unregistered files at start-up', async () => {
+    const { folder } = storage.photos;
     writeFileSync(join(folder.dir, '.tmp-crashed'), 'x');
     writeFileSync(folder.pathOf('stray.jpg'), 'x');
     utimesSync(folder.pathOf('stray.jpg'), new Date(0), new Date(0));
-    const kept = storedPhoto('kept.jpg', Date.now());
-    expect(await folder.removeStrays(registry.allNames(), 60_000)).toBe(2);
+    const kept = await storedPhoto(Date.now());
+    await storage.photos.tidy(60_000);
+    expect(existsSync(join(folder.dir, '.tmp-crashed'))).toBe(false);
+    expect(existsSync(folder.pathOf('stray.jpg'))).toBe(false);
     expect(existsSync(folder.pathOf(kept))).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { Db } from '../../server/storage/database';
+import type { Sql } from '../../server/storage/sql';
 
 export interface DeliveryRow {
   brand: string;
@@ -12,16 +12,14 @@ export interface DeliveryRow {
 }
 
 /** Pending and failed deliveries, grouped by destination (brand, kind, recipient), oldest first. */
-export function listDeliveries(db: Db): DeliveryRow[] {
-  return db
-    .prepare(
-      `SELECT r.brand, o.kind, o.recipient, r.reference, o.attempts, o.last_error AS lastError,
-              o.next_attempt_at AS nextAttemptAt, o.failed_at AS failedAt
-       FROM outbox o JOIN requests r ON r.id = o.request_id
-       WHERE o.sent_at IS NULL
-       ORDER BY r.brand, o.kind, o.recipient, o.id`,
-    )
-    .all() as DeliveryRow[];
+export function listDeliveries(sql: Sql): Promise<DeliveryRow[]> {
+  return sql.all<DeliveryRow>(
+    `SELECT r.brand, o.kind, o.recipient, r.reference, o.attempts, o.last_error AS "lastError",
+            o.next_attempt_at AS "nextAttemptAt", o.failed_at AS "failedAt"
+     FROM outbox o JOIN requests r ON r.id = o.request_id
+     WHERE o.sent_at IS NULL
+     ORDER BY r.brand, o.kind, o.recipient, o.id`,
+  );
 }
 
 const KIND_NAMES: Record<string, string> = {
@@ -63,14 +61,12 @@ function when(at: number, now: number): string {
  * has it already can ignore it), and customer mails that failed for good.
  * Returns how many were queued; undefined for an unknown reference.
  */
-export function redeliver(db: Db, reference: string, now = Date.now()): number | undefined {
-  const [request] = db.prepare('SELECT id FROM requests WHERE reference = ?').all(reference) as { id: number }[];
+export async function redeliver(sql: Sql, reference: string, now = Date.now()): Promise<number | undefined> {
+  const [request] = await sql.all<{ id: number }>('SELECT id FROM requests WHERE reference = ?', [reference]);
   if (!request) return undefined;
-  const { changes } = db
-    .prepare(
-      `UPDATE outbox SET sent_at = NULL, failed_at = NULL, attempts = 0, last_error = NULL, next_attempt_at = ?, queued_at = ?
-       WHERE request_id = ? AND (kind IN ('desk', 'webhook') OR failed_at IS NOT NULL)`,
-    )
-    .run(now, now, request.id);
-  return changes;
+  return sql.run(
+    `UPDATE outbox SET sent_at = NULL, failed_at = NULL, attempts = 0, last_error = NULL, next_attempt_at = ?, queued_at = ?
+     WHERE request_id = ? AND (kind IN ('desk', 'webhook') OR failed_at IS NOT NULL)`,
+    [now, now, request.id],
+  );
 }

@@ -1,4 +1,4 @@
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { formSchemas, requestFieldsInFormOrder } from '../../core/form-schemas';
 import type { Brand, Locale, RepairRequest } from '../../core/types';
 import type { QueuedDelivery } from '../outbox/delivery';
@@ -70,14 +70,23 @@ function shownValue(field: string, request: RepairRequest, reference: string, la
   return String(value);
 }
 
-/** The stored, re-encoded photos of a request, named for the desk. */
-export function deskAttachments(request: RepairRequest, reference: string, language: Locale, photosDir: string) {
-  return PHOTO_FIELDS.map((field) => {
-    const stored = request[field];
-    return {
-      filename: photoFileName(reference, field, stored, language),
-      path: join(photosDir, stored),
-      contentType: stored.endsWith('.png') ? 'image/png' : 'image/jpeg',
-    };
-  });
+/** The stored, re-encoded photos of a request, named for the desk. A photo no longer stored fails the attempt. */
+export async function deskAttachments(
+  request: RepairRequest,
+  reference: string,
+  language: Locale,
+  read: (name: string) => Promise<Buffer | undefined>,
+): Promise<{ filename: string; content: Buffer; contentType: string }[]> {
+  return Promise.all(
+    PHOTO_FIELDS.map(async (field) => {
+      const stored = request[field];
+      const content = await read(stored);
+      if (!content) throw new Error(`photo ${stored} of request ${reference} is not stored`);
+      return {
+        filename: photoFileName(reference, field, stored, language),
+        content,
+        contentType: stored.endsWith('.png') ? 'image/png' : 'image/jpeg',
+      };
+    }),
+  );
 }

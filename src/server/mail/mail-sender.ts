@@ -7,7 +7,8 @@ export interface MailSenderOptions {
   brands: ReadonlyMap<string, Brand>;
   /** MAIL_FROM: the address; the display name is the brand's. */
   fromAddress: string;
-  photosDir: string;
+  /** A stored photo's bytes (StoredPhotos.read): the desk's mail carries both. */
+  readPhoto: (name: string) => Promise<Buffer | undefined>;
 }
 
 /**
@@ -16,7 +17,7 @@ export interface MailSenderOptions {
  * a person who reads it (the customer for the desk's mail, the desk for the
  * customer's and the dealer's), and for the desk both stored photos.
  */
-export function mailSender(transport: MailTransport, { brands, fromAddress, photosDir }: MailSenderOptions) {
+export function mailSender(transport: MailTransport, { brands, fromAddress, readPhoto }: MailSenderOptions) {
   const domain = fromAddress.split('@')[1];
   return async (delivery: DueDelivery): Promise<void> => {
     const brand = brands.get(delivery.brand);
@@ -31,7 +32,7 @@ export function mailSender(transport: MailTransport, { brands, fromAddress, phot
       subject: delivery.subject,
       text: delivery.body,
       messageId: `<${delivery.messageId}@${domain}>`,
-      attachments: desk ? deskAttachments(request, delivery.reference, brand?.serviceDesk.language ?? 'nl', photosDir) : undefined,
+      attachments: desk ? await deskAttachments(request, delivery.reference, brand?.serviceDesk.language ?? 'nl', readPhoto) : undefined,
       // Lets the desk's mail rules or ticket system file the mail under its request.
       headers: { 'X-Repair-Reference': delivery.reference },
     });

@@ -16,7 +16,7 @@ export interface MailEnvelope {
   text: string;
   /** `<id@sender-domain>`, the same on every attempt. */
   messageId: string;
-  attachments?: { filename: string; path: string; contentType: string }[];
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
   /** Extra headers, e.g. X-Repair-Reference for the desk's mail rules. */
   headers?: Record<string, string>;
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../storage/database';
+import type { Sql } from '../storage/sql';
 
 const cookieName = (brandId: string) => `portal-sent-${brandId}`;
 
@@ -10,13 +10,7 @@ const cookieName = (brandId: string) => `portal-sent-${brandId}`;
  * was confirmed to, as the scripted page remembers it for the tab's session.
  */
 export class SentRequests {
-  private readonly byReference;
-  private readonly byKey;
-
-  constructor(db: Db) {
-    this.byReference = db.prepare('SELECT payload FROM requests WHERE reference = ? AND brand = ?');
-    this.byKey = db.prepare('SELECT reference FROM requests WHERE idempotency_key = ? AND brand = ?');
-  }
+  constructor(private readonly sql: Sql) {}
 
   remember(req: FastifyRequest, reply: FastifyReply, brandId: string, reference: string): void {
     reply.setCookie(cookieName(brandId), reference, {
@@ -28,15 +22,16 @@ export class SentRequests {
   }
 
   /** The e-mail address of the request this browser sent for the brand, if any. */
-  sentTo(req: FastifyRequest, brandId: string): string | undefined {
+  async sentTo(req: FastifyRequest, brandId: string): Promise<string | undefined> {
     const reference = req.cookies[cookieName(brandId)];
     if (!reference) return undefined;
-    const row = this.byReference.get(reference, brandId) as { payload: string } | undefined;
+    const [row] = await this.sql.all<{ payload: string }>('SELECT payload FROM requests WHERE reference = ? AND brand = ?', [reference, brandId]);
     return row ? (JSON.parse(row.payload) as { client_email?: string }).client_email : undefined;
   }
 
   /** The reference stored under an idempotency key for the brand (a double post finds the first one). */
-  referenceOf(key: string, brandId: string): string | undefined {
-    return (this.byKey.get(key, brandId) as { reference: string } | undefined)?.reference;
+  async referenceOf(key: string, brandId: string): Promise<string | undefined> {
+    const [row] = await this.sql.all<{ reference: string }>('SELECT reference FROM requests WHERE idempotency_key = ? AND brand = ?', [key, brandId]);
+    return row?.reference;
   }
 }

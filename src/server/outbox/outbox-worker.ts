@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../storage/database';
 import { DeliveryError, type Channel, type DeliveryKind, type DueDelivery } from './delivery';
+import type { DeliveryUpdate, OutboxRows } from './outbox-rows';
 import { retryDelayMs } from './retry-policy';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
@@ -29,47 +29,24 @@ interface Result {
  * the same message id (at least once).
  */
 export class OutboxWorker {
-  private readonly due;
-  private readonly recordResults;
   private readonly inFlight = new Map<number, Promise<void>>();
   private finished: Result[] = [];
+  /** Finished and not yet recorded: such rows still look due, and must not be sent again. */
+  private readonly unrecorded = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
   private launchedThisPoll = 0;
   private launchScheduled = false;
+  private looking = false;
+  private recording: Promise<void> = Promise.resolve();
   private stopped = false;
 
   constructor(
-    db: Db,
+    private readonly rows: OutboxRows,
     private readonly deliver: (delivery: DueDelivery) => Promise<void>,
     private readonly options: OutboxWorkerOptions,
     private readonly log: FastifyBaseLogger,
     private readonly onAttempt: (kind: DeliveryKind, outcome: AttemptOutcome) => void = () => {},
-  ) {
-    this.due = db.prepare(
-      `SELECT o.id, o.kind, o.recipient, o.subject, o.body, o.attempts, COALESCE(o.message_id, 'outbox-' || o.id) AS messageId,
-              r.reference, r.brand, r.payload
-       FROM outbox o JOIN requests r ON r.id = o.request_id
-       WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND (o.kind = 'webhook') = ${options.channel === 'webhook' ? 1 : 0}
-         AND o.next_attempt_at <= ?
-       ORDER BY o.next_attempt_at, o.id LIMIT ?`,
-    );
-    const markSent = db.prepare('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?');
-    const markFailedAttempt = db.prepare(
-      'UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, failed_at = ? WHERE id = ?',
-    );
-    this.recordResults = db.transaction((results: Result[], now: number) => {
-      for (const { delivery, outcome, error } of results) {
-        if (outcome === 'delivered') {
-          markSent.run(now, delivery.id);
-          continue;
-        }
-        const attempts = delivery.attempts + 1;
-        const retryAfterMs = error instanceof DeliveryError ? error.retryAfterMs : undefined;
-        const next = now + retryDelayMs(attempts, this.options.retryBaseMs, retryAfterMs);
-        markFailedAttempt.run(attempts, next, errorText(error).slice(0, 500), outcome === 'failed' ? now : null, delivery.id);
-      }
-    });
-  }
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => this.poll(), this.options.pollIntervalMs);
@@ -80,14 +57,15 @@ export class OutboxWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    while (this.looking) await new Promise((resolve) => setImmediate(resolve));
     await Promise.all(this.inFlight.values());
-    this.record();
+    await this.record();
   }
 
   private poll(): void {
-    this.record();
+    void this.record();
     this.launchedThisPoll = 0;
-    this.launch();
+    void this.launch();
   }
 
   /**
@@ -96,20 +74,24 @@ export class OutboxWorker {
    * receiver is kept busy, and a burst of submits is still stored at full
    * speed while its deliveries follow within seconds.
    */
-  private launch(): void {
+  private async launch(): Promise<void> {
     this.launchScheduled = false;
+    // One look at a time: two at once would take the same rows (SQLite) or more than the free slots.
+    if (this.looking || this.stopped) return;
     const free = Math.min(this.options.maxInFlight - this.inFlight.size, 2 * this.options.maxInFlight - this.launchedThisPoll);
     if (free <= 0) return;
-    // Finished rows wait for the next poll to be recorded and still look due: skip them too.
-    const busy = new Set([...this.inFlight.keys(), ...this.finished.map((r) => r.delivery.id)]);
+    const busy = new Set([...this.inFlight.keys(), ...this.unrecorded]);
     let rows: DueDelivery[];
+    this.looking = true;
     try {
-      rows = this.due.all(Date.now(), free + busy.size) as DueDelivery[];
+      rows = await this.rows.take(free, busy);
     } catch (error) {
       this.log.error({ err: error }, 'outbox: reading due deliveries failed');
       return;
+    } finally {
+      this.looking = false;
     }
-    for (const delivery of rows.filter((d) => !busy.has(d.id)).slice(0, free)) {
+    for (const delivery of rows) {
       this.launchedThisPoll++;
       const run = this.deliver(delivery).then(
         () => this.finish({ delivery, outcome: 'delivered' }),
@@ -127,25 +109,43 @@ export class OutboxWorker {
 
   private finish(result: Result): void {
     this.finished.push(result);
+    this.unrecorded.add(result.delivery.id);
     this.inFlight.delete(result.delivery.id);
     if (!this.launchScheduled && !this.stopped) {
       this.launchScheduled = true;
-      setImmediate(() => this.launch());
+      setImmediate(() => void this.launch());
     }
   }
 
-  private record(): void {
-    if (this.finished.length === 0) return;
+  /** Records finished attempts, one recording after the other. */
+  private record(): Promise<void> {
+    if (this.finished.length === 0) return this.recording;
     const results = this.finished;
     this.finished = [];
-    try {
-      this.recordResults(results, Date.now());
-    } catch (error) {
-      // Disk full or the like: unrecorded deliveries are sent again later (same message id).
-      this.log.error({ err: error }, 'outbox: recording delivery results failed');
-      return;
-    }
-    for (const result of results) this.report(result);
+    const now = Date.now();
+    this.recording = this.recording
+      .then(() => this.rows.record(results.map((r) => this.update(r, now)), now))
+      .then(
+        () => results.forEach((result) => this.report(result)),
+        // Database unreachable or disk full: unrecorded deliveries are sent again later (same message id).
+        (error: unknown) => this.log.error({ err: error }, 'outbox: recording delivery results failed'),
+      )
+      .then(() => results.forEach((r) => this.unrecorded.delete(r.delivery.id)));
+    return this.recording;
+  }
+
+  private update({ delivery, outcome, error }: Result, now: number): DeliveryUpdate {
+    if (outcome === 'delivered') return { id: delivery.id, delivered: true };
+    const attempts = delivery.attempts + 1;
+    const retryAfterMs = error instanceof DeliveryError ? error.retryAfterMs : undefined;
+    return {
+      id: delivery.id,
+      delivered: false,
+      attempts,
+      nextAttemptAt: now + retryDelayMs(attempts, this.options.retryBaseMs, retryAfterMs),
+      lastError: errorText(error).slice(0, 500),
+      failedForGood: outcome === 'failed',
+    };
   }
 
   /** Logged once per attempt, after it is recorded: the final failure at error level, with the reference. */

@@ -2,9 +2,9 @@ import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
-import type { PhotoRegistry } from '../storage/photo-registry';
 import { HttpError } from '../http-error';
 import type { FairQueue } from './fair-queue';
+import type { StoredPhotos } from '../storage/stored-photos';
 import type { PhotoFolder } from './photo-folder';
 import { OverBudgetError, reencodePhoto, type DecodeBudget, type PhotoFormat } from './reencode';
 
@@ -28,17 +28,20 @@ const NO_SPACE = /no space left|ENOSPC/i;
 /**
  * Turns an uploaded file into a stored photo: raw bytes to a private temp
  * file (cut off at the size limit), type judged by content, re-encoded,
- * fsynced, renamed to a generated name and registered as unused.
+ * and stored under a generated name as unclaimed (StoredPhotos).
  */
 export class PhotoIntake {
   constructor(
-    private readonly folder: PhotoFolder,
-    private readonly registry: PhotoRegistry,
+    private readonly photos: StoredPhotos,
     private readonly rules: PhotoRules,
     private readonly budget: DecodeBudget,
     /** Decoding takes turns between clients (see clientKey), so one client's flood cannot hold up everyone. */
     private readonly decoding: FairQueue,
   ) {}
+
+  private get folder(): PhotoFolder {
+    return this.photos.folder;
+  }
 
   /** Streams an upload to a temp file; 413 (and no file left) as soon as it passes the limit. */
   async receive(stream: UploadStream): Promise<string> {
@@ -77,14 +80,7 @@ export class PhotoIntake {
         // Corrupt data, a truncated image, or it took too long: not a photo we accept.
         throw new HttpError(415, 'The image could not be read.');
       });
-      const { name, bytes } = await this.folder.commit(encoded, kind.extension);
-      try {
-        this.registry.register(name, client, bytes);
-      } catch (error) {
-        await this.folder.remove(this.folder.pathOf(name));
-        throw error;
-      }
-      return name;
+      return (await this.photos.add(encoded, kind.extension, client)).name;
     } finally {
       await Promise.all([this.folder.remove(received), this.folder.remove(encoded)]);
     }

@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { HttpError } from '../http-error';
-import type { PhotoRegistry } from '../storage/photo-registry';
+import type { StoredPhotos } from '../storage/stored-photos';
 
 export interface StorageLimits {
   /** Unclaimed photos one client may keep stored (bytes). */
@@ -21,13 +21,13 @@ const RETRY_AFTER_SECONDS = 600;
  */
 export class StorageGuard {
   constructor(
-    private readonly registry: PhotoRegistry,
+    private readonly photos: StoredPhotos,
     private readonly dataDir: string,
     private readonly limits: StorageLimits,
   ) {}
 
   async checkRoom(client: string, incomingBytes: number): Promise<void> {
-    const { mine, total } = this.registry.unclaimedBytes(client);
+    const { mine, total } = await this.photos.unclaimedBytes(client);
     if (mine >= this.limits.perClientBytes) {
       throw busy('You have uploaded many photos without sending a request. Send your request, or try again later.');
     }

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http-error';
-import { STORE_UNAVAILABLE } from '../storage/request-store';
+import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
 
 /** Errors that mean "cannot store now" (disk full, writer down): the client may retry later, and must not see the internals. */
 const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', STORE_UNAVAILABLE]);

@@ -1,7 +1,8 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OUTBOX_DIR, PHOTOS_DIR } from '../storage/data-dirs';
-import type { Db } from '../storage/database';
+import { OUTBOX_DIR } from '../storage/data-dirs';
+import { idsIn, type Sql } from '../storage/sql';
+import type { StoredPhotos } from '../storage/stored-photos';
 
 export interface Erased {
   requests: number;
@@ -10,47 +11,47 @@ export interface Erased {
   files: number;
 }
 
-/** The ids of a list, as one JSON parameter: any number of ids without building SQL. */
-const idsParam = (ids: readonly number[]) => JSON.stringify(ids);
+/** What erasure works on: the rows, the photos' bytes, and DATA_DIR (the mail files). */
+export interface Holdings {
+  sql: Sql;
+  photos: StoredPhotos;
+  dataDir: string;
+}
 
 /**
- * Removes requests with everything held for them: their photos (rows and
- * files), their outbox rows (mails and deliveries) and the .eml files of
- * those mails in DATA_DIR/outbox (named `<outbox id>-<kind>.eml`). Rows go
- * first, in one transaction; files follow (a crash in between leaves files
- * the start-up cleanup of strays removes).
+ * Removes requests with everything held for them: their photos, their
+ * outbox rows (mails and deliveries) and the .eml files of those mails in
+ * DATA_DIR/outbox (named `<outbox id>-<kind>.eml`). Rows go first, in one
+ * transaction; files follow (a crash in between leaves files the start-up
+ * cleanup of strays removes).
  */
-export async function eraseRequests(db: Db, dataDir: string, ids: readonly number[]): Promise<Erased> {
+export async function eraseRequests({ sql, photos, dataDir }: Holdings, ids: readonly number[]): Promise<Erased> {
   if (ids.length === 0) return { requests: 0, photos: 0, mails: 0, files: 0 };
-  const rows = db
-    .transaction(() => {
-      const param = idsParam(ids);
-      const mails = db.prepare('DELETE FROM outbox WHERE request_id IN (SELECT value FROM json_each(?)) RETURNING id').all(param) as { id: number }[];
-      const photos = db.prepare('DELETE FROM photos WHERE request_id IN (SELECT value FROM json_each(?)) RETURNING name').all(param) as { name: string }[];
-      const requests = db.prepare('DELETE FROM requests WHERE id IN (SELECT value FROM json_each(?))').run(param).changes;
-      return { requests, mails: mails.map((m) => m.id), photos: photos.map((p) => p.name) };
-    })
-    .immediate();
-  const files = await removeFiles(dataDir, rows.photos, rows.mails);
+  const param = JSON.stringify(ids);
+  const rows = await sql.transaction(async (tx) => {
+    const mails = await tx.all<{ id: number }>(`DELETE FROM outbox WHERE request_id IN ${idsIn(tx)} RETURNING id`, [param]);
+    const removed = await tx.all<{ name: string }>(`DELETE FROM photos WHERE request_id IN ${idsIn(tx)} RETURNING name`, [param]);
+    const requests = await tx.run(`DELETE FROM requests WHERE id IN ${idsIn(tx)}`, [param]);
+    return { requests, mails: mails.map((m) => m.id), photos: removed.map((p) => p.name) };
+  });
+  const files = (await photos.removeContent(rows.photos)) + (await removeMailFiles(dataDir, rows.mails));
   return { requests: rows.requests, photos: rows.photos.length, mails: rows.mails.length, files };
 }
 
 /** Removes outbox rows (mails to an address, about requests kept) and their .eml files. */
-export async function eraseMails(db: Db, dataDir: string, ids: readonly number[]): Promise<number> {
+export async function eraseMails({ sql, dataDir }: Holdings, ids: readonly number[]): Promise<number> {
   if (ids.length === 0) return 0;
-  db.prepare('DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))').run(idsParam(ids));
-  await removeFiles(dataDir, [], ids);
+  await sql.run(`DELETE FROM outbox WHERE id IN ${idsIn(sql)}`, [JSON.stringify(ids)]);
+  await removeMailFiles(dataDir, ids);
   return ids.length;
 }
 
-async function removeFiles(dataDir: string, photos: readonly string[], mailIds: readonly number[]): Promise<number> {
-  const paths = photos.map((name) => join(dataDir, PHOTOS_DIR, name));
-  if (mailIds.length > 0) {
-    const ids = new Set(mailIds.map(String));
-    const outbox = join(dataDir, OUTBOX_DIR);
-    const names = await readdir(outbox).catch(() => [] as string[]);
-    paths.push(...names.filter((n) => n.endsWith('.eml') && ids.has(n.split('-')[0])).map((n) => join(outbox, n)));
-  }
+async function removeMailFiles(dataDir: string, mailIds: readonly number[]): Promise<number> {
+  if (mailIds.length === 0) return 0;
+  const ids = new Set(mailIds.map(String));
+  const outbox = join(dataDir, OUTBOX_DIR);
+  const names = await readdir(outbox).catch(() => [] as string[]);
+  const paths = names.filter((n) => n.endsWith('.eml') && ids.has(n.split('-')[0])).map((n) => join(outbox, n));
   await Promise.all(paths.map((path) => rm(path, { force: true })));
   return paths.length;
 }

@@ -1,22 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../storage/database';
-import { eraseRequests, type Erased } from './personal-data';
+import { eraseRequests, type Erased, type Holdings } from './personal-data';
 
 /**
  * Requests whose retention ran out: delivered (no mail of theirs still
  * waiting to be sent) and older than the cutoff, counted from the request
  * or its last delivery attempt, whichever came later.
  */
-function expiredIds(db: Db, cutoff: number, limit: number): number[] {
-  const rows = db
-    .prepare(
-      `SELECT r.id FROM requests r
-       WHERE r.created_at < @cutoff
-         AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.request_id = r.id
-                         AND (o.sent_at IS NULL AND o.failed_at IS NULL OR coalesce(o.sent_at, o.failed_at) >= @cutoff))
-       LIMIT @limit`,
-    )
-    .all({ cutoff, limit }) as { id: number }[];
+async function expiredIds({ sql }: Holdings, cutoff: number, limit: number): Promise<number[]> {
+  const rows = await sql.all<{ id: number }>(
+    `SELECT r.id FROM requests r
+     WHERE r.created_at < ?
+       AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.request_id = r.id
+                       AND (o.sent_at IS NULL AND o.failed_at IS NULL OR coalesce(o.sent_at, o.failed_at) >= ?))
+     LIMIT ?`,
+    [cutoff, cutoff, limit],
+  );
   return rows.map((r) => r.id);
 }
 
@@ -24,11 +22,11 @@ function expiredIds(db: Db, cutoff: number, limit: number): number[] {
 const BATCH = 500;
 
 /** Removes every request past its retention period with its photos, mails and files. */
-export async function enforceRetention(db: Db, dataDir: string, retentionMs: number, now = Date.now()): Promise<Erased> {
+export async function enforceRetention(held: Holdings, retentionMs: number, now = Date.now()): Promise<Erased> {
   const total: Erased = { requests: 0, photos: 0, mails: 0, files: 0 };
   for (;;) {
-    const ids = expiredIds(db, now - retentionMs, BATCH);
-    const erased = await eraseRequests(db, dataDir, ids);
+    const ids = await expiredIds(held, now - retentionMs, BATCH);
+    const erased = await eraseRequests(held, ids);
     for (const key of Object.keys(total) as (keyof Erased)[]) total[key] += erased[key];
     if (ids.length < BATCH) return total;
   }
@@ -40,14 +38,13 @@ export async function enforceRetention(db: Db, dataDir: string, retentionMs: num
  * Logs counts only, never personal data.
  */
 export function scheduleRetention(
-  db: Db,
-  dataDir: string,
+  held: Holdings,
   { retentionMs, intervalMs }: { retentionMs: number; intervalMs: number },
   log: FastifyBaseLogger,
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
   const run = () => {
-    running ??= enforceRetention(db, dataDir, retentionMs)
+    running ??= enforceRetention(held, retentionMs)
       .then((erased) => erased.requests > 0 && log.info({ erased }, 'retention: removed requests past their retention period'))
       .catch((error: unknown) => log.error({ err: error }, 'retention failed'))
       .then(() => void (running = undefined));

@@ -1,6 +1,4 @@
-import { join } from 'node:path';
-import { PHOTOS_DIR } from '../storage/data-dirs';
-import type { Db } from '../storage/database';
+import { jsonText, type Sql } from '../storage/sql';
 
 /** One stored request with everything held for it, as shown to the person it is about. */
 export interface HeldRequest {
@@ -10,8 +8,8 @@ export interface HeldRequest {
   locale: string;
   createdAt: string;
   request: Record<string, unknown>;
-  /** The photo files, to hand over with the answer. */
-  photos: { name: string; path: string }[];
+  /** The stored photos' names (`npm run requests -- show` can write them out to hand over). */
+  photos: string[];
   mails: HeldMail[];
 }
 
@@ -39,33 +37,33 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * subject-access request). Addresses compare without regard to case, as
  * mail servers treat them in practice.
  */
-export function findSubjectData(db: Db, dataDir: string, email: string): SubjectData {
+export async function findSubjectData(sql: Sql, email: string): Promise<SubjectData> {
   const address = email.trim().toLowerCase();
-  const requests = db
-    .prepare(
-      `SELECT id, reference, brand, locale, payload, created_at FROM requests
-       WHERE lower(json_extract(payload, '$.client_email')) = ? ORDER BY id`,
-    )
-    .all(address) as { id: number; reference: string; brand: string; locale: string; payload: string; created_at: number }[];
-  const photosOf = db.prepare('SELECT name FROM photos WHERE request_id = ? ORDER BY name');
-  const mailsOf = db.prepare('SELECT * FROM outbox WHERE request_id = ? ORDER BY id');
+  const requests = await sql.all<{ id: number; reference: string; brand: string; locale: string; payload: string; created_at: number }>(
+    `SELECT id, reference, brand, locale, payload, created_at FROM requests
+     WHERE lower(${jsonText(sql, 'payload', 'client_email')}) = ? ORDER BY id`,
+    [address],
+  );
   const ids = new Set(requests.map((r) => r.id));
-  const toAddress = (db.prepare('SELECT * FROM outbox WHERE lower(recipient) = ? ORDER BY id').all(address) as MailRow[]).filter(
+  const toAddress = (await sql.all<MailRow>('SELECT * FROM outbox WHERE lower(recipient) = ? ORDER BY id', [address])).filter(
     (m) => !ids.has(m.request_id),
   );
-  return {
-    requests: requests.map((r) => ({
+  const held: HeldRequest[] = [];
+  for (const r of requests) {
+    const photos = await sql.all<{ name: string }>('SELECT name FROM photos WHERE request_id = ? ORDER BY name', [r.id]);
+    const mails = await sql.all<MailRow>('SELECT * FROM outbox WHERE request_id = ? ORDER BY id', [r.id]);
+    held.push({
       id: r.id,
       reference: r.reference,
       brand: r.brand,
       locale: r.locale,
       createdAt: new Date(r.created_at).toISOString(),
       request: JSON.parse(r.payload) as Record<string, unknown>,
-      photos: (photosOf.all(r.id) as { name: string }[]).map(({ name }) => ({ name, path: join(dataDir, PHOTOS_DIR, name) })),
-      mails: (mailsOf.all(r.id) as MailRow[]).map(heldMail),
-    })),
-    otherMails: toAddress.map(heldMail),
-  };
+      photos: photos.map((p) => p.name),
+      mails: mails.map(heldMail),
+    });
+  }
+  return { requests: held, otherMails: toAddress.map(heldMail) };
 }
 
 interface MailRow {

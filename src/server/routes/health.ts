@@ -1,25 +1,24 @@
 import { statfs } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Db } from '../storage/database';
+import type { Sql } from '../storage/sql';
 import type { RequestStore } from '../storage/request-store';
 
 export interface HealthRoutesOptions {
-  db: Db;
+  sql: Sql;
   dataDir: string;
   minFreeDiskBytes: number;
   store: Pick<RequestStore, 'alive'>;
 }
 
 /** /healthz: the process answers. /readyz: it can also store requests (database answers, writer thread runs, disk has room). */
-export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { db, dataDir, minFreeDiskBytes, store }) => {
-  const ping = db.prepare('SELECT 1');
+export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { sql, dataDir, minFreeDiskBytes, store }) => {
 
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (req, reply) => {
     const problems: string[] = [];
     try {
-      ping.all();
+      await sql.all('SELECT 1');
     } catch (error) {
       req.log.error({ err: error }, 'readiness: database');
       problems.push('database');

@@ -77,7 +77,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
       try {
         const postedKey = posted.fields.find(([name]) => name === SUBMISSION_FIELD)?.[1] ?? '';
         const key = IDEMPOTENCY_KEY.test(postedKey) ? postedKey : undefined;
-        const earlier = key && sent.referenceOf(key, brand.id);
+        const earlier = key && (await sent.referenceOf(key, brand.id));
         if (earlier) return confirm(req, reply, route, earlier);
 
         const data = postedFormData(posted.fields, schema) as Record<string, unknown>;
@@ -119,7 +119,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
             return confirm(req, reply, route, outcome.reference);
           case 'key-conflict': {
             // Two posts of one page at once: the photos of each were stored apart, the first request won.
-            const first = key && sent.referenceOf(key, brand.id);
+            const first = key && (await sent.referenceOf(key, brand.id));
             if (first) return confirm(req, reply, route, first);
             throw new HttpError(409, 'This form was sent already.');
           }

@@ -1,13 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http-error';
-import type { PhotoFolder } from '../photos/photo-folder';
 import { PHOTO_PATH_PREFIX, type PhotoLinks } from '../photos/photo-links';
+import type { StoredPhotos } from '../storage/stored-photos';
 
 export interface PhotosRouteOptions {
   links: PhotoLinks;
-  folder: PhotoFolder;
+  photos: StoredPhotos;
 }
 
 /** The stored names: a generated UUID and the format. Anything else is never a photo. */
@@ -18,19 +16,17 @@ const PHOTO_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * through a link the server signed (webhooks carry them). Unsigned or
  * altered → 403, expired → 410; there is no listing.
  */
-export const photosRoute: FastifyPluginAsync<PhotosRouteOptions> = async (app, { links, folder }) => {
+export const photosRoute: FastifyPluginAsync<PhotosRouteOptions> = async (app, { links, photos }) => {
   app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>(`${PHOTO_PATH_PREFIX}:name`, async (req, reply) => {
     const { name } = req.params;
     const verdict = links.check(`${PHOTO_PATH_PREFIX}${name}`, req.query.expires, req.query.signature);
     if (verdict === 'forbidden' || !PHOTO_NAME.test(name)) throw new HttpError(403, 'This photo link is not valid.');
     if (verdict === 'expired') throw new HttpError(410, 'This photo link has expired.');
-    const path = folder.pathOf(name);
-    const size = await stat(path).then((s) => s.size, () => undefined);
-    if (size === undefined) throw new HttpError(404, 'This photo is no longer stored.');
+    const bytes = await photos.read(name);
+    if (bytes === undefined) throw new HttpError(404, 'This photo is no longer stored.');
     return reply
       .header('content-type', name.endsWith('.png') ? 'image/png' : 'image/jpeg')
-      .header('content-length', size)
       .header('cache-control', 'private, no-store')
-      .send(createReadStream(path));
+      .send(bytes);
   });
 };

@@ -1,43 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import type { Locale, Variant } from '../../core/types';
 import { UNVERIFIED_KINDS, type QueuedDelivery } from '../outbox/delivery';
 import { openDatabase, type Db } from './database';
 import { batchTransaction, plainError, type ErrorData, type Outcome } from './group-commit';
-
-/** A validated request, ready to store: plain data, as it crosses to the writer thread. */
-export interface WriteItem {
-  brand: string;
-  variant: Variant;
-  locale: Locale;
-  /** The request as JSON. */
-  payload: string;
-  image1: string;
-  image2: string;
-  idempotencyKey?: string;
-  /** Used if the request is stored, not if the key replays an earlier one. */
-  reference: string;
-  deliveries: QueuedDelivery[];
-}
-
-export type SubmitOutcome =
-  | { kind: 'stored'; reference: string; replay: boolean }
-  /** image1/image2 not stored here, or already used by another request. */
-  | { kind: 'photos-unavailable'; fields: ('image1' | 'image2')[] }
-  /** The key was used before with a different request. */
-  | { kind: 'key-conflict' };
+import { DAY_MS, payloadHash, replayOf, unavailablePhotos, type SubmitOutcome, type WriteItem, type WriterOptions } from './write-item';
 
 export type ToWriter = { seq: number; items: WriteItem[] } | { close: true };
 export type FromWriter = { ready: true } | { seq: number; outcomes: Outcome<SubmitOutcome>[] } | { seq: number; failed: ErrorData };
 
-export interface WriterOptions {
-  /** Mails to one unverified address per 24 hours; more are not queued (the request still is). */
-  mailsPerRecipientPerDay: number;
-}
-
-const DAY_MS = 24 * 60 * 60_000;
-
-/** Stores each request with its photos claimed and its deliveries queued; a batch shares one transaction. */
+/** SQLite: stores each request with its photos claimed and its deliveries queued; a batch shares one transaction. */
 export function requestWriter(db: Db, { mailsPerRecipientPerDay }: WriterOptions): (items: WriteItem[]) => Outcome<SubmitOutcome>[] {
   const byKey = db.prepare('SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?');
   const photoRows = db.prepare('SELECT name, request_id FROM photos WHERE name IN (?, ?)');
@@ -51,39 +22,35 @@ export function requestWriter(db: Db, { mailsPerRecipientPerDay }: WriterOptions
     `INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at, queued_at, message_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const unverified = UNVERIFIED_KINDS.map((k) => `'${k}'`).join(', ');
-  const mailsTo = db.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE recipient = ? AND queued_at > ? AND kind IN (${unverified})`);
+  const mailsTo = db.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE recipient = ? AND queued_at > ? AND kind IN (${unverifiedKinds()})`);
   // A form can aim mail at any address: past the limit, mail to it is dropped silently.
   const withinLimit = (d: QueuedDelivery, now: number) =>
     !UNVERIFIED_KINDS.includes(d.kind) || (mailsTo.all(d.to, now - DAY_MS) as { n: number }[])[0].n < mailsPerRecipientPerDay;
 
   return batchTransaction(db, (s: WriteItem): SubmitOutcome => {
-    const hash = createHash('sha256').update(`${s.brand}\n${s.payload}`).digest('hex');
     if (s.idempotencyKey !== undefined) {
       const [earlier] = byKey.all(s.idempotencyKey) as { reference: string; payload_hash: string }[];
-      if (earlier) {
-        return earlier.payload_hash === hash
-          ? { kind: 'stored', reference: earlier.reference, replay: true }
-          : { kind: 'key-conflict' };
-      }
+      if (earlier) return replayOf(s, earlier);
     }
-    const { image1, image2 } = s;
-    const rows = photoRows.all(image1, image2) as { name: string; request_id: number | null }[];
-    const free = new Set(rows.filter((r) => r.request_id === null).map((r) => r.name));
-    const unavailable = (['image1', 'image2'] as const).filter((f) => !free.has(s[f]));
-    if (image1 === image2) unavailable.push('image2');
-    if (unavailable.length > 0) return { kind: 'photos-unavailable', fields: [...new Set(unavailable)] };
+    const rows = photoRows.all(s.image1, s.image2) as { name: string; request_id: number | null }[];
+    const unavailable = unavailablePhotos(s, new Set(rows.filter((r) => r.request_id === null).map((r) => r.name)));
+    if (unavailable.length > 0) return { kind: 'photos-unavailable', fields: unavailable };
 
     const now = Date.now();
     const { lastInsertRowid: id } = insertRequest.run(
-      s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, hash, now,
+      s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now,
     );
-    claimPhotos.run(id, image1, image2);
+    claimPhotos.run(id, s.image1, s.image2);
     for (const d of s.deliveries.filter((d) => withinLimit(d, now))) {
       queue.run(id, d.kind, d.to, d.subject, d.text, now, now, randomUUID());
     }
     return { kind: 'stored', reference: s.reference, replay: false };
   });
+}
+
+/** `'confirmation', 'dealer'`: the kinds of mail counted against the per-recipient limit, as SQL. */
+export function unverifiedKinds(): string {
+  return UNVERIFIED_KINDS.map((k) => `'${k}'`).join(', ');
 }
 
 /**

@@ -1,0 +1,70 @@
+import type { Sql } from '../storage/sql';
+import { bool } from '../storage/sql';
+import type { Channel, DueDelivery } from './delivery';
+
+/** What an attempt changes in its row: delivered, or the next try (and whether that ends the retries). */
+export type DeliveryUpdate =
+  | { id: number; delivered: true }
+  | { id: number; delivered: false; attempts: number; nextAttemptAt: number; lastError: string; failedForGood: boolean };
+
+/**
+ * The outbox rows a delivery worker takes and records. On PostgreSQL several
+ * instances share the outbox: a worker takes its rows with FOR UPDATE SKIP
+ * LOCKED and leases them (moves their next attempt past the lease), so no
+ * other instance sends them meanwhile; if the instance dies, the lease runs
+ * out and another one sends them (with the same message id). With SQLite
+ * one process sends, and the worker skips what it has under way itself.
+ */
+export class OutboxRows {
+  constructor(
+    private readonly sql: Sql,
+    private readonly channel: Channel,
+    private readonly leaseMs: number,
+  ) {}
+
+  /** Up to `limit` due deliveries, the longest due first, none of `busy` (under way in this process). */
+  async take(limit: number, busy: ReadonlySet<number>, now = Date.now()): Promise<DueDelivery[]> {
+    const webhook = bool(this.sql, this.channel === 'webhook');
+    const columns = `o.id, o.kind, o.recipient, o.subject, o.body, o.attempts, COALESCE(o.message_id, 'outbox-' || o.id) AS "messageId",
+                     r.reference, r.brand, r.payload`;
+    const due = `o.sent_at IS NULL AND o.failed_at IS NULL AND (o.kind = 'webhook') = ${webhook} AND o.next_attempt_at <= ?`;
+    if (this.sql.dialect === 'postgres') {
+      const rows = await this.sql.all<DueDelivery>(
+        `WITH taken AS (
+           SELECT o.id FROM outbox o WHERE ${due} ORDER BY o.next_attempt_at, o.id LIMIT ? FOR UPDATE SKIP LOCKED
+         )
+         UPDATE outbox o SET next_attempt_at = ? FROM taken, requests r
+         WHERE o.id = taken.id AND r.id = o.request_id
+         RETURNING ${columns}`,
+        [now, limit, now + this.leaseMs],
+      );
+      return rows.sort((a, b) => a.id - b.id);
+    }
+    // Rows under way, or finished and not yet recorded, still look due here: read past them.
+    const rows = await this.sql.all<DueDelivery>(
+      `SELECT ${columns} FROM outbox o JOIN requests r ON r.id = o.request_id
+       WHERE ${due} ORDER BY o.next_attempt_at, o.id LIMIT ?`,
+      [now, limit + busy.size],
+    );
+    return rows.filter((d) => !busy.has(d.id)).slice(0, limit);
+  }
+
+  /** Records attempts together: one commit for many. */
+  async record(updates: readonly DeliveryUpdate[], now = Date.now()): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      for (const u of updates) {
+        if (u.delivered) {
+          await tx.run('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?', [now, u.id]);
+        } else {
+          await tx.run('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, failed_at = ? WHERE id = ?', [
+            u.attempts,
+            u.nextAttemptAt,
+            u.lastError,
+            u.failedForGood ? now : null,
+            u.id,
+          ]);
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { toError, type Outcome } from '../group-commit';
+import type { FromWriter, ToWriter } from '../request-writer';
+import { storeUnavailable } from '../store-unavailable';
+import type { RequestWriter, SubmitOutcome, WriteItem, WriterOptions } from '../write-item';
+
+interface Waiting {
+  resolve: (outcomes: Outcome<SubmitOutcome>[]) => void;
+  reject: (reason: unknown) => void;
+}
+
+/**
+ * SQLite's request writer: a thread with its own connection
+ * (request-writer.ts), so the fsync of one batch overlaps with parsing and
+ * validating the next.
+ */
+export class SqliteWriterThread implements RequestWriter {
+  private readonly waiting = new Map<number, Waiting>();
+  private nextSeq = 0;
+  private failure: Error | undefined;
+  private closing = false;
+
+  private constructor(private readonly thread: Worker) {
+    thread.on('message', (message: FromWriter) => {
+      if ('ready' in message) return;
+      const waiting = this.waiting.get(message.seq);
+      this.waiting.delete(message.seq);
+      if ('failed' in message) waiting?.reject(toError(message.failed));
+      else waiting?.resolve(message.outcomes);
+    });
+    // A writer that dies takes no request with it unanswered: pending and later submits fail with 503.
+    thread.on('error', (error) => this.fail(storeUnavailable(error.message)));
+    thread.on('exit', () => this.fail(storeUnavailable('The request writer stopped.')));
+  }
+
+  /** Starts the thread on the (already migrated) database in `dataDir`. */
+  static async start(dataDir: string, options: WriterOptions): Promise<SqliteWriterThread> {
+    // Compiled, the thread's entry is a built module beside the server; from source, a loader runs it through tsx.
+    const entry = import.meta.url.endsWith('.ts') ? '../request-writer-thread.mjs' : './request-writer-thread.js';
+    const thread = new Worker(new URL(entry, import.meta.url), { workerData: { dataDir, ...options } });
+    await once(thread, 'message'); // ready; rejects if the thread fails to open the database
+    return new SqliteWriterThread(thread);
+  }
+
+  get alive(): boolean {
+    return this.failure === undefined;
+  }
+
+  write(items: WriteItem[]): Promise<Outcome<SubmitOutcome>[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const seq = this.nextSeq++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      this.thread.postMessage({ seq, items } satisfies ToWriter);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.failure) return;
+    this.closing = true;
+    const exited = once(this.thread, 'exit');
+    this.thread.postMessage({ close: true } satisfies ToWriter);
+    await exited;
+  }
+
+  private fail(error: Error): void {
+    if (this.closing) return;
+    this.failure ??= error;
+    for (const { reject } of this.waiting.values()) reject(error);
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,6 @@
+/** The error handler answers this code with 503 + Retry-After: the service, not the request, is at fault. */
+export const STORE_UNAVAILABLE = 'STORE_UNAVAILABLE';
+
+export function storeUnavailable(message: string): Error {
+  return Object.assign(new Error(message), { code: STORE_UNAVAILABLE });
+}
