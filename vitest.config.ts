@@ -1,6 +1,6 @@
 import { createConnection } from 'node:net';
 import { defineConfig, mergeConfig } from 'vitest/config';
-import viteConfig from './vite.config';
+import viteConfig from './vite.config.ts';
 
 /** Whether PostgreSQL answers on the machines' usual address (tests/support/backend.ts). */
 function postgresAnswers(): Promise<boolean> {

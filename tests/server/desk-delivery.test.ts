@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PhotoLinks } from '../../src/server/photos/photo-links';
+import { PhotoLinks, photoLinkSecret } from '../../src/server/photos/photo-links';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { selfSignedCert } from '../support/tls-cert';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -13,6 +11,7 @@ import {
   png,
   simpleRequest,
   startTestServer,
+  storedPhoto,
   submit,
   uploadedName,
   uploadPhoto,
@@ -71,7 +70,6 @@ async function submitted(brand: string, body: Record<string, unknown>, headers: 
 }
 
 const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value.map((v) => v.address));
-const stored = (name: string) => readFileSync(join(server.dataDir, 'photos', name));
 
 describe('service-desk mail over SMTP', { timeout: 30_000 }, () => {
   it('sends the desk every field in form order, both stored photos, Reply-To the customer', async () => {
@@ -117,8 +115,8 @@ describe('service-desk mail over SMTP', { timeout: 30_000 }, () => {
       [`${reference}-typeplaatje.jpg`, 'image/jpeg'],
       [`${reference}-aankoopbon.png`, 'image/png'],
     ]);
-    expect(mail.attachments[0].content.equals(stored(image1))).toBe(true);
-    expect(mail.attachments[1].content.equals(stored(image2))).toBe(true);
+    expect(mail.attachments[0].content.equals(await storedPhoto(server, image1))).toBe(true);
+    expect(mail.attachments[1].content.equals(await storedPhoto(server, image2))).toBe(true);
   });
 
   it('writes to a French desk in French, with the extended form\'s fields', async () => {
@@ -202,7 +200,7 @@ describe('signed webhook', { timeout: 30_000 }, () => {
     for (const [i, name] of [image1, image2].entries()) {
       const res = await fetch(photos[i].url);
       expect(res.status).toBe(200);
-      expect(Buffer.from(await res.arrayBuffer()).equals(stored(name))).toBe(true);
+      expect(Buffer.from(await res.arrayBuffer()).equals(await storedPhoto(server, name))).toBe(true);
     }
 
     // Altered or unsigned: 403. A later expiry with the old signature: 403. Genuine but expired: 410.
@@ -216,8 +214,8 @@ describe('signed webhook', { timeout: 30_000 }, () => {
     for (const bad of [altered, stretched, otherPhoto, new URL(url.pathname, url)]) {
       expect((await fetch(bad)).status).toBe(403);
     }
-    const key = readFileSync(join(server.dataDir, 'photo-url.key'), 'utf8');
-    const expired = new PhotoLinks(Buffer.from(key), server.url, 1000).link(image1, Date.now() - 60_000);
+    const key = photoLinkSecret(server.config.photoUrlSecret, server.dataDir);
+    const expired = new PhotoLinks(key, server.url, 1000).link(image1, Date.now() - 60_000);
     expect((await fetch(expired.url)).status).toBe(410);
     expect((await fetch(`${server.url}/api/photos/`)).status).not.toBe(200);
   });

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +8,8 @@ import {
   png,
   simpleRequest,
   startTestServer,
+  storedPhoto,
+  storedPhotoNames,
   submit,
   uploadedName,
   type TestServer,
@@ -26,13 +27,8 @@ afterAll(() => server.dispose());
 
 const twoPhotos = async () => Promise.all([uploadedName(server.url, jpeg), uploadedName(server.url, pngBytes, 'b.png', 'image/png')]);
 
-function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(server.dataDir, 'requests.db'), { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
+function query<T>(sql: string, ...params: (string | number)[]): Promise<T[]> {
+  return server.sql.all<T>(sql, params);
 }
 
 /** Undoes quoted-printable soft breaks and escapes, so the test reads the mail as sent. */
@@ -43,7 +39,7 @@ function readableMail(eml: string): string {
 
 async function waitForMail(reference: string, kind: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const [row] = query<{ id: number; sent_at: number | null }>(
+    const [row] = await query<{ id: number; sent_at: number | null }>(
       'SELECT o.id, o.sent_at FROM outbox o JOIN requests r ON r.id = o.request_id WHERE r.reference = ? AND o.kind = ?',
       reference,
       kind,
@@ -60,10 +56,10 @@ describe('POST /api/forms/:brand', () => {
     const res = await submit(server.url, 'ilve', simpleRequest(image1, image2), { 'Idempotency-Key': crypto.randomUUID() });
     expect(res.status).toBe(201);
     const { reference } = (await res.json()) as { reference: string };
-    const [row] = query<{ brand: string; locale: string; payload: string }>('SELECT * FROM requests WHERE reference = ?', reference);
+    const [row] = await query<{ brand: string; locale: string; payload: string }>('SELECT * FROM requests WHERE reference = ?', reference);
     expect(row).toMatchObject({ brand: 'ilve', locale: 'nl' });
     expect(JSON.parse(row.payload)).toEqual(simpleRequest(image1, image2));
-    expect(query('SELECT name FROM photos WHERE request_id IS NOT NULL AND name IN (?, ?)', image1, image2)).toHaveLength(2);
+    expect(await query('SELECT name FROM photos WHERE request_id IS NOT NULL AND name IN (?, ?)', image1, image2)).toHaveLength(2);
 
     const mail = await waitForMail(reference, 'confirmation');
     expect(mail).toContain('To: klant@example.com');
@@ -87,12 +83,12 @@ describe('POST /api/forms/:brand', () => {
     const res = await submit(server.url, 'ilve', simpleRequest(image1, image2));
     const { reference } = (await res.json()) as { reference: string };
     await waitForMail(reference, 'desk');
-    const [row] = query<{ id: number }>("SELECT o.id FROM outbox o JOIN requests r ON r.id = o.request_id WHERE r.reference = ? AND o.kind = 'desk'", reference);
+    const [row] = await query<{ id: number }>("SELECT o.id FROM outbox o JOIN requests r ON r.id = o.request_id WHERE r.reference = ? AND o.kind = 'desk'", reference);
     const desk = await simpleParser(readFileSync(join(server.dataDir, 'outbox', `${row.id}-desk.eml`)));
     expect(desk.replyTo?.value[0].address).toBe('klant@example.com');
     expect(desk.subject).toContain(reference);
     expect(desk.attachments.map((a) => a.filename)).toEqual([`${reference}-typeplaatje.jpg`, `${reference}-aankoopbon.png`]);
-    expect(desk.attachments[0].content.equals(readFileSync(join(server.dataDir, 'photos', image1)))).toBe(true);
+    expect(desk.attachments[0].content.equals(await storedPhoto(server, image1))).toBe(true);
   });
 
   it('answers 404 for a brand that does not exist', async () => {
@@ -161,8 +157,8 @@ describe('POST /api/forms/:brand', () => {
     const bodies = await Promise.all(responses.map((r) => r.json()));
     expect(new Set(responses.map((r) => r.status))).toEqual(new Set([201]));
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
-    expect(query('SELECT id FROM requests WHERE idempotency_key = ?', key)).toHaveLength(1);
-    const queued = query<{ kind: string }>('SELECT o.kind FROM outbox o JOIN requests r ON r.id = o.request_id WHERE r.idempotency_key = ?', key);
+    expect(await query('SELECT id FROM requests WHERE idempotency_key = ?', key)).toHaveLength(1);
+    const queued = await query<{ kind: string }>('SELECT o.kind FROM outbox o JOIN requests r ON r.id = o.request_id WHERE r.idempotency_key = ?', key);
     expect(queued.map((o) => o.kind).sort()).toEqual(['confirmation', 'desk']);
 
     // A later retry gets the same answer too; the same key on another body does not.
@@ -185,7 +181,7 @@ describe('POST /api/forms/:brand', () => {
   });
 
   it('keeps photos out of every served path', async () => {
-    const [name] = readdirSync(join(server.dataDir, 'photos'));
+    const [name] = await storedPhotoNames(server);
     for (const path of [`/photos/${name}`, `/assets/../../data/photos/${name}`, `/data/photos/${name}`]) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status).toBe(404);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -192,4 +192,14 @@ export async function storedPhotoNames(server: TestServer): Promise<string[]> {
 export async function count(server: TestServer, query: string, params: (string | number)[] = []): Promise<number> {
   const [row] = await server.sql.all<{ n: number }>(query, params);
   return row.n;
+}
+
+/** A stored photo's bytes, wherever the backend keeps them (file or row). */
+export async function storedPhoto(server: TestServer, name: string): Promise<Buffer> {
+  if (server.sql.dialect === 'postgres') {
+    const [row] = await server.sql.all<{ data: Buffer }>('SELECT data FROM photos WHERE name = ?', [name]);
+    if (!row) throw new Error(`photo ${name} is not stored`);
+    return row.data;
+  }
+  return readFileSync(join(server.dataDir, 'photos', name));
 }

@@ -1,8 +1,6 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import messages from '../../schemas/forms/messages.json';
-import { jpegWithGps, png, simpleRequest, startTestServer, type TestServer } from './helpers';
+import { jpegWithGps, png, simpleRequest, startTestServer, storedPhotoNames, type TestServer } from './helpers';
 
 /**
  * Stands in for the SSR build (dist/web/ssr): renders the seed it is given, so
@@ -42,12 +40,12 @@ function form(values: Record<string, unknown>, photos: [string, Buffer, string, 
 const post = (path: string, body: FormData, headers: Record<string, string> = {}) =>
   fetch(`${server.url}${path}`, { method: 'POST', body, headers, redirect: 'manual' });
 
-const storedPhotos = () => readdirSync(join(server.dataDir, 'photos')).filter((f) => /\.(jpg|png)$/.test(f));
+const storedPhotos = () => storedPhotoNames(server);
 
 describe('POST /:brand/:locale/:country (the form without scripts)', () => {
   it('judges a non-image photo by its content, as uploads are, and keeps the typed values and the good photo', async () => {
     const { image1: _a, image2: _b, ...values } = simpleRequest('', '');
-    const before = storedPhotos().length;
+    const before = (await storedPhotos()).length;
     const res = await post(
       '/ilve/nl/nl',
       form(values, [
@@ -66,7 +64,7 @@ describe('POST /:brand/:locale/:country (the form without scripts)', () => {
     expect(seed.formData.image1).toMatch(/^[0-9a-f-]{36}\.jpg$/);
     expect(seed.formData).not.toHaveProperty('image2');
     // The good photo is stored (to be sent with the corrected form); nothing of the bad one is left.
-    expect(storedPhotos().length).toBe(before + 1);
+    expect((await storedPhotos()).length).toBe(before + 1);
   });
 
   it('an empty picker is no photo; empty fields say the variant\'s required message', async () => {

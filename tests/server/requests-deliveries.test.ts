@@ -30,7 +30,7 @@ afterAll(async () => {
 function requests(...args: string[]): { out: string; status: number } {
   try {
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src/cli/requests.ts'), ...args], {
-      env: { ...process.env, DATA_DIR: server.dataDir },
+      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.config.databaseUrl },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -30,7 +30,7 @@ afterAll(() => server.dispose());
 
 function exportRequests(...args: string[]): string {
   return execFileSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src/cli/requests.ts'), 'export', ...args], {
-    env: { ...process.env, DATA_DIR: server.dataDir },
+    env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.config.databaseUrl },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
   });

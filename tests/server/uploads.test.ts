@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jpegWithGps, png, startTestServer, uploadPhoto, type TestServer } from './helpers';
+import { jpegWithGps, png, startTestServer, storedPhoto, storedPhotoNames, uploadPhoto, type TestServer } from './helpers';
 
 const MB = 1024 * 1024;
 let server: TestServer;
@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-const photoFiles = () => readdirSync(join(server.dataDir, 'photos'));
+/** Stored photos and files left in the folder (temp files of refused uploads must not stay). */
+const photoFiles = async () => [...new Set([...(await storedPhotoNames(server)), ...readdirSync(join(server.dataDir, 'photos'))])];
 
 /** Raw multipart POST with node:http, so the test controls length headers and pacing. */
 function postRaw(
@@ -50,7 +51,7 @@ describe('POST /api/forms/images', () => {
     expect(res.status).toBe(201);
     const { filename } = (await res.json()) as { filename: string };
     expect(filename).toMatch(/^[0-9a-f-]{36}\.jpg$/);
-    const stored = readFileSync(join(server.dataDir, 'photos', filename));
+    const stored = await storedPhoto(server, filename);
     const meta = await sharp(stored).metadata();
     expect(meta.exif).toBeUndefined();
     expect(meta.orientation).toBeUndefined();
@@ -103,7 +104,7 @@ describe('POST /api/forms/images', () => {
   });
 
   it('refuses a declared Content-Length over 32 MB before reading the body', async () => {
-    const before = photoFiles().length;
+    const before = (await photoFiles()).length;
     const res = await postRaw(
       { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': 33 * MB },
       (req) => req.write(partHead('image', 'big.jpg', 'image/jpeg')),
@@ -111,11 +112,11 @@ describe('POST /api/forms/images', () => {
     expect(res.status).toBe(413);
     expect(res.headers.connection).toBe('close');
     expect(JSON.parse(res.body)).toEqual({ error: expect.stringContaining('32 MB') });
-    expect(photoFiles().length).toBe(before);
+    expect((await photoFiles()).length).toBe(before);
   });
 
   it('refuses a streamed upload as soon as it passes 32 MB and leaves no partial file', async () => {
-    const before = photoFiles().length;
+    const before = (await photoFiles()).length;
     let sent = 0;
     let refused = false;
     const chunk = Buffer.alloc(MB, 0xff);
@@ -134,8 +135,8 @@ describe('POST /api/forms/images', () => {
     });
     expect(res.status).toBe(413);
     expect(sent).toBeLessThan(48 * MB);
-    expect(photoFiles().length).toBe(before);
-    expect(photoFiles().filter((f) => f.startsWith('.tmp-'))).toEqual([]);
+    expect((await photoFiles()).length).toBe(before);
+    expect((await photoFiles()).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
   });
 
   it('refuses a request that is not multipart with 415', async () => {
