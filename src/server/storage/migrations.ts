@@ -148,6 +148,10 @@ export async function migrate(sql: Sql, migrations: readonly Migration[] = MIGRA
       'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
     );
     const done = new Set((await tx.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    const newest = Math.max(0, ...migrations.map((m) => m.version));
+    const ahead = [...done].filter((v) => v > newest);
+    // A newer release changed the schema (a rollback of the code, not of the database): its data may not fit this code.
+    if (ahead.length > 0) throw new Error(`The database has schema version ${Math.max(...ahead)}, newer than this release knows (${newest}): run the newer release.`);
     const applied: number[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;
@@ -158,6 +162,3 @@ export async function migrate(sql: Sql, migrations: readonly Migration[] = MIGRA
     return applied;
   });
 }
-
-/** The newest version: a database ahead of this code was migrated by a newer release. */
-export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
