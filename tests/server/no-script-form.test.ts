@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import messages from '../../schemas/forms/messages.json';
 import { jpegWithGps, png, simpleRequest, startTestServer, storedPhotoNames, type TestServer } from './helpers';
@@ -65,6 +67,33 @@ describe('POST /:brand/:locale/:country (the form without scripts)', () => {
     expect(seed.formData).not.toHaveProperty('image2');
     // The good photo is stored (to be sent with the corrected form); nothing of the bad one is left.
     expect((await storedPhotos()).length).toBe(before + 1);
+  });
+
+  it('says a photo over 32 MB is too large, keeps the typed values and the good photo, and leaves nothing of the big one', { timeout: 60_000 }, async () => {
+    const { image1: _a, image2: _b, ...values } = simpleRequest('', '');
+    const before = await storedPhotos();
+    // A JPEG's first bytes, then 33 MB: what a camera's raw export or a renamed video looks like to the server.
+    const huge = Buffer.concat([await jpegWithGps(), Buffer.alloc(33 * 1024 * 1024, 0xab)]);
+    const res = await post(
+      '/ilve/nl/nl',
+      form(values, [
+        ['upload_1', await jpegWithGps(), 'plaatje.jpg', 'image/jpeg'],
+        ['upload_2', huge, 'bon.jpg', 'image/jpeg'],
+      ]),
+    );
+    expect(res.status).toBe(400);
+    const { seed } = seedOf(await res.text());
+    expect(seed.errors).toEqual({ upload_2: [messages.simple.nl['fileRules.maxBytes']] });
+    expect(seed.formData).toMatchObject({ last_name: 'Jansen', description: values.description, upload_2: { name: 'bon.jpg' } });
+    expect(seed.formData.image1).toMatch(/^[0-9a-f-]{36}\.jpg$/);
+    expect(seed.formData).not.toHaveProperty('image2');
+    const after = await storedPhotos();
+    expect(after.filter((name) => !before.includes(name))).toEqual([seed.formData.image1]);
+    // Nothing of the cut-off upload stays in the folder uploads arrive in.
+    expect(readdirSync(join(server.dataDir, 'photos')).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
+    // The whole body was read: the browser goes on to send the corrected form (it once hung here).
+    const corrected = await post('/ilve/nl/nl', form(values, [['upload_1', await jpegWithGps(), 'a.jpg', 'image/jpeg'], ['upload_2', await png(), 'b.png', 'image/png']], 'key-big'), {});
+    expect(corrected.status).toBe(303);
   });
 
   it('an empty picker is no photo; empty fields say the variant\'s required message', async () => {

@@ -42,7 +42,7 @@ export async function readPostedForm(req: FastifyRequest, intake: PhotoIntake, r
       }
       const facts: FileFacts = { name: part.filename, size: 0, type: part.mimetype };
       try {
-        const received = await intake.receive(part.file);
+        const received = await intake.receive(part.file, 'finish');
         facts.size = (await stat(received)).size;
         form.photos.push({ control: part.fieldname, facts, received });
       } catch (error) {

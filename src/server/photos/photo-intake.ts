@@ -43,10 +43,16 @@ export class PhotoIntake {
     return this.photos.folder;
   }
 
-  /** Streams an upload to a temp file; 413 (and no file left) as soon as it passes the limit. */
-  async receive(stream: UploadStream): Promise<string> {
+  /**
+   * Streams an upload to a temp file; 413 (and no file left) once it passes
+   * the limit. `abort`: at once, the request is refused whole (the upload
+   * API). `finish`: the rest of the file is read and dropped, so the other
+   * parts of a form posted without scripts still arrive and the browser,
+   * which sends the whole body before it reads the answer, gets its page.
+   */
+  async receive(stream: UploadStream, overLimit: 'abort' | 'finish' = 'abort'): Promise<string> {
     const temp = this.folder.tempPath();
-    stream.once('limit', () => stream.destroy(new HttpError(413, tooLargeMessage(this.rules.maxBytes))));
+    if (overLimit === 'abort') stream.once('limit', () => stream.destroy(new HttpError(413, tooLargeMessage(this.rules.maxBytes))));
     try {
       await pipeline(stream, createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
       if (stream.truncated) throw new HttpError(413, tooLargeMessage(this.rules.maxBytes));

@@ -106,7 +106,9 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           }
         }
 
-        const errors = { ...formValidator.errors(brand, data as RepairFormData, locale), ...photoErrors };
+        // A photo the picker's rules refused was chosen: its field says why, not that it is missing.
+        const refused = [...photos.keys()].filter((picker) => chosen[picker]?.length).map((picker) => targetOf[picker]);
+        const errors = { ...formValidator.errors(brand, data as RepairFormData, locale, refused), ...photoErrors };
         const seed = (found: FieldErrors): FormSeed => ({ brandId: brand.id, formData: data as RepairFormData, errors: found });
         if (Object.keys(errors).length > 0) return sendPage(reply, route, seed(errors), key);
 
