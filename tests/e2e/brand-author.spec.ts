@@ -52,6 +52,8 @@ describe('a brand author adds Acme', () => {
     dev = runNpm(project.dir, ['run', 'dev', '--', '--port', String(port), '--strictPort', '--host', '127.0.0.1']);
     await waitForUrl(devUrl, dev, 90_000);
     ({ page } = await openPage(browser));
+    const reactErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && reactErrors.push(m.text()));
     await page.goto(`${devUrl}/`);
     await page.getByRole('heading', { level: 1, name: 'Brand preview' }).waitFor({ timeout: 60_000 });
     const acme = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: /Acme/ }) });
@@ -65,6 +67,8 @@ describe('a brand author adds Acme', () => {
     expect(await page.title()).toBe('Acme | Service');
     // The form of Fratelli, in French: the page renders, not only its header.
     await page.getByRole('button', { name: 'Envoyer' }).waitFor({ timeout: 60_000 });
+    // From the index to a brand page, React's development checks found nothing (it once said use() was called conditionally).
+    expect(reactErrors).toEqual([]);
   });
 
   it.each([

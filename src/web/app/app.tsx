@@ -7,8 +7,7 @@ import { NotFoundPage } from '../pages/not-found-page';
 import { brandRoutes, loadBrand } from './brands';
 
 // The brand page (the form and its renderer) is a chunk of its own: the 404 page ships none of it.
-// Brand file and page load as one: React tells `use` calls apart by their order, so one render
-// must not skip a `use` (an already loaded value) that the render before it made.
+// Brand file and page load as one promise, so the page makes one `use` call.
 const brandPages = lazyCache((id) => Promise.all([loadBrand(id), import('../pages/brand-page')]));
 
 interface LoadedBrandPageProps {
@@ -19,7 +18,7 @@ interface LoadedBrandPageProps {
 
 /** The brand file and the page arrive in their own chunks: prerendering waits for them, hydration keeps the server markup. */
 function LoadedBrandPage({ id, locale, country }: LoadedBrandPageProps) {
-  const [brand, { BrandPage }] = brandPages.loaded(id) ?? use(brandPages.load(id));
+  const [brand, { BrandPage }] = use(brandPages.load(id));
   return <BrandPage brand={brand} locale={locale} country={country} />;
 }
 

@@ -15,7 +15,7 @@ import { ErrorSummary } from './templates/error-summary';
 import { FieldTemplate } from './templates/field-template';
 import { ObjectFieldTemplate } from './templates/object-field-template';
 import { SuccessPanel } from './templates/success-panel';
-import { loadedFormValidation, loadFormValidation } from './validation';
+import { loadFormValidation } from './validation';
 import { PhotoUploadField } from './widgets/photo-upload/photo-upload-field';
 import { SelectWidget } from './widgets/select/select-widget';
 import { TermsCheckboxWidget } from './widgets/terms-checkbox/terms-checkbox-widget';
@@ -53,7 +53,7 @@ export function RepairForm({ brand, locale, country }: RepairFormProps) {
 
 function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const t = useMemo(() => i18n.getFixedT(locale), [locale]);
-  const validation = loadedFormValidation(brand.variant) ?? use(loadFormValidation(brand.variant));
+  const validation = use(loadFormValidation(brand.variant));
   // A page the server rendered after a post without scripts starts where that post left off.
   const seeded = useContext(FormSeedContext);
   const seed = seeded?.brandId === brand.id ? seeded : null;

@@ -62,11 +62,6 @@ export function loadFormValidation(variant: Variant): Promise<FormValidation> {
   return cache.load(variant);
 }
 
-/** The variant's validation if it is loaded already (no suspense needed). */
-export function loadedFormValidation(variant: Variant): FormValidation | undefined {
-  return cache.loaded(variant);
-}
-
 function makeFormValidation(variant: Variant, { validators, schema, uiSchema }: VariantModule): FormValidation {
   const validator = createPrecompiledValidator<RepairFormData, RJSFSchema>(validators, schema as RJSFSchema);
   const aliases = uploadAliases(uiSchema);
