@@ -87,7 +87,10 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   return { deliver, close: () => agent.destroy() };
 }
 
-/** Retry-After in seconds (the HTTP date form is rare for webhooks and ignored). */
-function retryAfter(value: string | undefined): number | undefined {
-  return value && /^\d{1,6}$/.test(value) ? Number(value) * 1000 : undefined;
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds from now; anything else is ignored. */
+export function retryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d{1,6}$/.test(value)) return Number(value) * 1000;
+  const at = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
