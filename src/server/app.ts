@@ -179,7 +179,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     metrics,
   });
   await app.register(photosRoute, { links, photos });
-  await app.register(metricsRoute, { metrics });
+  await app.register(metricsRoute, { metrics, token: config.metricsToken });
   await app.register(portalRoutes, {
     webRoot: config.webRoot,
     brands,

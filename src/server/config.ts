@@ -44,6 +44,8 @@ export interface ServerConfig {
   smtpName: string;
   /** Mails to one unverified address (confirmation, dealer notice) per 24 hours; more are dropped silently. */
   mailsPerRecipientPerDay: number;
+  /** Bearer token /metrics asks for; empty = open (block it at the proxy instead). */
+  metricsToken: string;
   /** Origin the signed photo links in webhooks point at. */
   publicUrl: string;
   /** Key of the photo links' HMAC; empty = generated once and kept in DATA_DIR. */
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     smtpName: text(env, 'SMTP_NAME', mailFrom.split('@')[1]),
     smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 10, 1, 50),
     mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
+    metricsToken: text(env, 'METRICS_TOKEN', ''),
     publicUrl: httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL', apiBase || `http://localhost:${port}`), { originOnly: true }),
     photoUrlSecret,
     photoUrlTtlMs: integer(env, 'PHOTO_URL_TTL_MS', 7 * 24 * 60 * MINUTE, 1000),

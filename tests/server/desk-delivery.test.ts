@@ -10,6 +10,7 @@ import {
   jpegWithGps,
   png,
   simpleRequest,
+  buildTestApp,
   startTestServer,
   storedPhoto,
   submit,
@@ -250,5 +251,21 @@ describe('/metrics', { timeout: 30_000 }, () => {
     expect(text).toMatch(/portal_delivery_attempts_total\{kind="webhook",outcome="retry"\} [1-9]/);
     expect(text).toMatch(/portal_outbox_pending\{kind="desk"\} \d/);
     expect(text).toMatch(/portal_outbox_oldest_pending_age_seconds \d/);
+  });
+
+  it('asks for the bearer token when METRICS_TOKEN is set', async () => {
+    const guarded = await buildTestApp({ METRICS_TOKEN: 'scrape-token-123' });
+    try {
+      const scrape = (authorization?: string) => guarded.app.inject({ url: '/metrics', headers: authorization ? { authorization } : {} });
+      for (const wrong of [undefined, 'Bearer scrape-token-12', 'Bearer scrape-token-1234', 'scrape-token-123']) {
+        const res = await scrape(wrong);
+        expect([wrong, res.statusCode, res.json()]).toEqual([wrong, 401, { error: 'A metrics token is required.' }]);
+      }
+      const ok = await scrape('Bearer scrape-token-123');
+      expect(ok.statusCode).toBe(200);
+      expect(ok.body).toContain('portal_requests_accepted_total');
+    } finally {
+      await guarded.dispose();
+    }
   });
 });
