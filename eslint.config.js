@@ -39,16 +39,7 @@ export default tseslint.config(
   {
     files: ['src/server/**/*.ts'],
     rules: {
-      // One exception, data only: the desk's mail labels fields as the page's translations do.
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['react', 'react-*', '@rjsf/*', '**/cli/**'], message: 'The server imports core, never page or cli code.' },
-            { regex: '/web/(?!i18n/[a-z]+\\.json$)', message: "The server imports core, never page code (the page's translation JSON excepted)." },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrict(['react', 'react-*', '@rjsf/*', '**/web/**', '**/cli/**'], 'The server imports core and data, never page or cli code.'),
     },
   },
 );

@@ -9,7 +9,7 @@ export const fixturesDir = join(repoRoot, 'tests/fixtures/brands');
 /** What validate reads, copied to a temp folder that a test may break. */
 export function copyProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'validate-'));
-  for (const part of ['brands', 'schemas', 'src/web/i18n']) {
+  for (const part of ['brands', 'schemas']) {
     cpSync(join(repoRoot, part), join(dir, part), { recursive: true });
   }
   return dir;

@@ -67,11 +67,11 @@ describe('validateProject on a broken copy', () => {
   });
 
   it('names interface texts that exist in one language only', () => {
-    editJson(root, 'src/web/i18n/fr.json', (t) => delete t.footer.phone);
-    editJson(root, 'src/web/i18n/nl.json', (t) => (t.extra = { only: 'Alleen Nederlands' }));
+    editJson(root, 'schemas/i18n/fr.json', (t) => delete t.footer.phone);
+    editJson(root, 'schemas/i18n/nl.json', (t) => (t.extra = { only: 'Alleen Nederlands' }));
     expect(validateProject(root).problems).toEqual([
-      { file: 'src/web/i18n/fr.json', pointer: '/footer/phone', message: expect.stringMatching(/French \(fr\) interface text "footer\.phone" is missing/) },
-      { file: 'src/web/i18n/fr.json', pointer: '/extra/only', message: expect.stringMatching(/"extra\.only" is missing/) },
+      { file: 'schemas/i18n/fr.json', pointer: '/footer/phone', message: expect.stringMatching(/French \(fr\) interface text "footer\.phone" is missing/) },
+      { file: 'schemas/i18n/fr.json', pointer: '/extra/only', message: expect.stringMatching(/"extra\.only" is missing/) },
     ]);
   });
 

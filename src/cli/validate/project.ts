@@ -10,7 +10,7 @@ export const PROJECT_LAYOUT = {
   ...BRAND_LAYOUT,
   formsDir: 'schemas/forms',
   messages: 'schemas/forms/messages.json',
-  interfaceTexts: { nl: 'src/web/i18n/nl.json', fr: 'src/web/i18n/fr.json' },
+  interfaceTexts: { nl: 'schemas/i18n/nl.json', fr: 'schemas/i18n/fr.json' },
 } as const;
 
 export interface ProjectReport {

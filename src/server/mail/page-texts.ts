@@ -1,6 +1,6 @@
 import type { Locale } from '../../core/types';
-import fr from '../../web/i18n/fr.json';
-import nl from '../../web/i18n/nl.json';
+import fr from '../../../schemas/i18n/fr.json';
+import nl from '../../../schemas/i18n/nl.json';
 
 interface PageTexts {
   fields: Record<string, string>;

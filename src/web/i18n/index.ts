@@ -2,8 +2,8 @@ import i18next, { type TFunction } from 'i18next';
 import { createContext, useContext } from 'react';
 import { DEFAULT_LOCALE } from '../../core/locale';
 import type { Locale } from '../../core/types';
-import fr from './fr.json';
-import nl from './nl.json';
+import fr from '../../../schemas/i18n/fr.json';
+import nl from '../../../schemas/i18n/nl.json';
 
 export const i18n = i18next.createInstance();
 void i18n.init({

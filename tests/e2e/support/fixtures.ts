@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Brand, Locale, Variant } from '../../../src/core/types';
-import fr from '../../../src/web/i18n/fr.json';
-import nl from '../../../src/web/i18n/nl.json';
+import fr from '../../../schemas/i18n/fr.json';
+import nl from '../../../schemas/i18n/nl.json';
 import messagesJson from '../../../schemas/forms/messages.json';
 import { ROOT } from './paths';
 
