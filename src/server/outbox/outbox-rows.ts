@@ -1,5 +1,4 @@
-import type { Sql } from '../storage/sql';
-import { bool } from '../storage/sql';
+import { bool, idsIn, type Sql } from '../storage/sql';
 import type { Channel, DueDelivery } from './delivery';
 
 /** What an attempt changes in its row: delivered, or the next try (and whether that ends the retries). */
@@ -12,8 +11,9 @@ export type DeliveryUpdate =
  * instances share the outbox: a worker takes its rows with FOR UPDATE SKIP
  * LOCKED and leases them (moves their next attempt past the lease), so no
  * other instance sends them meanwhile; if the instance dies, the lease runs
- * out and another one sends them (with the same message id). With SQLite
- * one process sends, and the worker skips what it has under way itself.
+ * out and another one sends them (with the same message id). Either way a
+ * worker never takes what it has under way itself (an attempt that outlasts
+ * its lease is not started twice).
  */
 export class OutboxRows {
   constructor(
@@ -27,7 +27,9 @@ export class OutboxRows {
     const webhook = bool(this.sql, this.channel === 'webhook');
     const columns = `o.id, o.kind, o.recipient, o.subject, o.body, o.attempts, COALESCE(o.message_id, 'outbox-' || o.id) AS "messageId",
                      r.reference, r.brand, r.payload`;
-    const due = `o.sent_at IS NULL AND o.failed_at IS NULL AND (o.kind = 'webhook') = ${webhook} AND o.next_attempt_at <= ?`;
+    const due = `o.sent_at IS NULL AND o.failed_at IS NULL AND (o.kind = 'webhook') = ${webhook} AND o.next_attempt_at <= ?
+                 AND o.id NOT IN ${idsIn(this.sql)}`;
+    const params = [now, JSON.stringify([...busy]), limit];
     if (this.sql.dialect === 'postgres') {
       const rows = await this.sql.all<DueDelivery>(
         `WITH taken AS (
@@ -36,27 +38,28 @@ export class OutboxRows {
          UPDATE outbox o SET next_attempt_at = ? FROM taken, requests r
          WHERE o.id = taken.id AND r.id = o.request_id
          RETURNING ${columns}`,
-        [now, limit, now + this.leaseMs],
+        [...params, now + this.leaseMs],
       );
       return rows.sort((a, b) => a.id - b.id);
     }
-    // Rows under way, or finished and not yet recorded, still look due here: read past them.
-    const rows = await this.sql.all<DueDelivery>(
+    return this.sql.all<DueDelivery>(
       `SELECT ${columns} FROM outbox o JOIN requests r ON r.id = o.request_id
        WHERE ${due} ORDER BY o.next_attempt_at, o.id LIMIT ?`,
-      [now, limit + busy.size],
+      params,
     );
-    return rows.filter((d) => !busy.has(d.id)).slice(0, limit);
   }
 
-  /** Records attempts together: one commit for many. */
+  /**
+   * Records attempts together: one commit for many. A row another instance
+   * has recorded as sent meanwhile (this attempt outlasted its lease) stays sent.
+   */
   async record(updates: readonly DeliveryUpdate[], now = Date.now()): Promise<void> {
     await this.sql.transaction(async (tx) => {
       for (const u of updates) {
         if (u.delivered) {
-          await tx.run('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?', [now, u.id]);
+          await tx.run('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND sent_at IS NULL', [now, u.id]);
         } else {
-          await tx.run('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, failed_at = ? WHERE id = ?', [
+          await tx.run('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, failed_at = ? WHERE id = ? AND sent_at IS NULL', [
             u.attempts,
             u.nextAttemptAt,
             u.lastError,
