@@ -8,6 +8,8 @@ export interface SmtpSink {
   greetings: string[];
   /** Resolves with the first mail `match` accepts (already received or still to come). */
   waitFor(match: (mail: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
+  /** From now on MAIL FROM is never answered: a server that stalls mid-session, so the sender's attempts hang. */
+  hold(): void;
   close(): Promise<void>;
 }
 
@@ -16,13 +18,14 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const mails: ParsedMail[] = [];
   const greetings: string[] = [];
   const waiters: (() => void)[] = [];
+  let held = false;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     authOptional: true,
     logger: false,
     onMailFrom(_address, session, callback) {
       greetings.push(session.hostNameAppearsAs);
-      callback();
+      if (!held) callback();
     },
     onData(stream, _session, callback) {
       simpleParser(stream).then(
@@ -52,6 +55,9 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
           setTimeout(resolve, 200);
         });
       }
+    },
+    hold: () => {
+      held = true;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
