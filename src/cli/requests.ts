@@ -6,6 +6,9 @@
  *   npm run requests -- erase --email <address>   removes it all (GDPR erasure)
  *   npm run requests -- deliveries                pending and failed deliveries per destination
  *   npm run requests -- redeliver <reference>     queue a request's deliveries again
+ *   npm run requests -- migrate-to-postgres [--allow-missing-photos]
+ *                                                 moves DATA_DIR's SQLite requests and photos into DATABASE_URL
+ *                                                 (server stopped; docs/postgresql.md)
  * Work on DATABASE_URL (PostgreSQL) when set, else on DATA_DIR (default ./data); safe while the server runs.
  */
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
@@ -16,6 +19,7 @@ import { formSchemas, requestFields } from '../core/form-schemas';
 import { findSubjectData } from '../server/privacy/subject-data';
 import { openStorage, type Storage } from '../server/storage/storage';
 import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
+import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { eraseSubject } from './requests/subject-access';
 
 interface StoredRow {
@@ -62,7 +66,8 @@ const USAGE = `usage: npm run requests -- export [--format jsonl|csv] [--separat
        npm run requests -- show --email <address> [--photos-to <folder>]
        npm run requests -- erase --email <address>
        npm run requests -- deliveries
-       npm run requests -- redeliver <reference>`;
+       npm run requests -- redeliver <reference>
+       npm run requests -- migrate-to-postgres [--allow-missing-photos]   (stop the server first; DATA_DIR → DATABASE_URL)`;
 
 function usage(): never {
   console.error(USAGE);
@@ -78,11 +83,17 @@ async function main(): Promise<void> {
       separator: { type: 'string', default: ',' },
       email: { type: 'string' },
       'photos-to': { type: 'string' },
+      'allow-missing-photos': { type: 'boolean', default: false },
     },
   });
   const dataDir = resolve(process.env.DATA_DIR ?? './data');
   const [command, reference] = positionals;
   const { format, separator } = values;
+  if (command === 'migrate-to-postgres') {
+    const allowMissingPhotos = values['allow-missing-photos'];
+    process.exitCode = await migrateToPostgres({ dataDir, databaseUrl: process.env.DATABASE_URL ?? '', allowMissingPhotos });
+    return;
+  }
   const known =
     command === 'deliveries' ||
     (command === 'redeliver' && reference) ||

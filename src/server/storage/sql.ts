@@ -26,6 +26,11 @@ export function idsIn(sql: Sql): string {
   return sql.dialect === 'postgres' ? '(SELECT json_array_elements_text(?::json)::bigint)' : '(SELECT value FROM json_each(?))';
 }
 
+/** `IN <textsIn(sql)>`: as idsIn, for texts (references, photo names). */
+export function textsIn(sql: Sql): string {
+  return sql.dialect === 'postgres' ? '(SELECT json_array_elements_text(?::json))' : '(SELECT value FROM json_each(?))';
+}
+
 /** A text field of a JSON column. */
 export function jsonText(sql: Sql, column: string, field: string): string {
   return sql.dialect === 'postgres' ? `(${column}::json ->> '${field}')` : `json_extract(${column}, '$.${field}')`;
