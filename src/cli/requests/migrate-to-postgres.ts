@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { OutboxRow } from '../../server/outbox/outbox-rows';
 import { DATABASE_FILE } from '../../server/storage/database';
 import { MIGRATIONS } from '../../server/storage/migrations';
 import { idsIn, type Param, type Sql } from '../../server/storage/sql';
@@ -47,22 +48,6 @@ interface SourcePhoto {
   request_id: number | null;
   owner: string | null;
   bytes: number;
-}
-
-interface SourceMail {
-  id: number;
-  request_id: number;
-  kind: string;
-  recipient: string;
-  subject: string;
-  body: string;
-  attempts: number;
-  next_attempt_at: number;
-  sent_at: number | null;
-  failed_at: number | null;
-  last_error: string | null;
-  message_id: string | null;
-  queued_at: number | null;
 }
 
 /** Photo names whose file is known to be missing (allowed by --allow-missing-photos): their rows stay behind. */
@@ -188,7 +173,7 @@ async function moveBatch(source: Storage, tx: Sql, batch: SourceRequest[], missi
     [oldIds],
   );
   await copyPhotos(source, tx, photos, (photo) => newId.get(photo.request_id!)!, missing, '');
-  const mails = await source.sql.all<SourceMail>(`SELECT ${MAIL_COLUMNS} FROM outbox WHERE request_id IN ${idsIn(source.sql)} ORDER BY id`, [oldIds]);
+  const mails = await source.sql.all<OutboxRow>(`SELECT ${MAIL_COLUMNS} FROM outbox WHERE request_id IN ${idsIn(source.sql)} ORDER BY id`, [oldIds]);
   if (mails.length > 0) {
     await tx.run(
       `INSERT INTO outbox (request_id, kind, recipient, subject, body, attempts, next_attempt_at, sent_at, failed_at, last_error, message_id, queued_at)

@@ -1,6 +1,23 @@
 import { bool, idsIn, type Sql } from '../storage/sql';
 import type { Channel, DueDelivery } from './delivery';
 
+/** An outbox row as stored: one delivery of a request (times in ms since 1970). */
+export interface OutboxRow {
+  id: number;
+  request_id: number;
+  kind: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  attempts: number;
+  next_attempt_at: number;
+  sent_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
+  message_id: string | null;
+  queued_at: number | null;
+}
+
 /** What an attempt changes in its row: delivered, or the next try (and whether that ends the retries). */
 export type DeliveryUpdate =
   | { id: number; delivered: true }

@@ -1,3 +1,4 @@
+import type { OutboxRow } from '../outbox/outbox-rows';
 import { jsonText, type Sql } from '../storage/sql';
 
 /** One stored request with everything held for it, as shown to the person it is about. */
@@ -45,13 +46,13 @@ export async function findSubjectData(sql: Sql, email: string): Promise<SubjectD
     [address],
   );
   const ids = new Set(requests.map((r) => r.id));
-  const toAddress = (await sql.all<MailRow>('SELECT * FROM outbox WHERE lower(recipient) = ? ORDER BY id', [address])).filter(
+  const toAddress = (await sql.all<OutboxRow>('SELECT * FROM outbox WHERE lower(recipient) = ? ORDER BY id', [address])).filter(
     (m) => !ids.has(m.request_id),
   );
   const held: HeldRequest[] = [];
   for (const r of requests) {
     const photos = await sql.all<{ name: string }>('SELECT name FROM photos WHERE request_id = ? ORDER BY name', [r.id]);
-    const mails = await sql.all<MailRow>('SELECT * FROM outbox WHERE request_id = ? ORDER BY id', [r.id]);
+    const mails = await sql.all<OutboxRow>('SELECT * FROM outbox WHERE request_id = ? ORDER BY id', [r.id]);
     held.push({
       id: r.id,
       reference: r.reference,
@@ -66,17 +67,6 @@ export async function findSubjectData(sql: Sql, email: string): Promise<SubjectD
   return { requests: held, otherMails: toAddress.map(heldMail) };
 }
 
-interface MailRow {
-  id: number;
-  request_id: number;
-  kind: string;
-  recipient: string;
-  subject: string;
-  body: string;
-  sent_at: number | null;
-  failed_at: number | null;
-}
-
-function heldMail(m: MailRow): HeldMail {
+function heldMail(m: OutboxRow): HeldMail {
   return { id: m.id, kind: m.kind, recipient: m.recipient, subject: m.subject, body: m.body, sentAt: iso(m.sent_at), failedAt: iso(m.failed_at) };
 }
