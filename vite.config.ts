@@ -12,6 +12,8 @@ export default defineConfig({
     alias: {
       // rjsf needs markdown only for opt-in markdown descriptions: see plain-markdown.tsx.
       'markdown-to-jsx/react': fileURLToPath(new URL('./src/web/app/plain-markdown.tsx', import.meta.url)),
+      // rjsf's $ref resolution across documents: our form schemas refer only within themselves (see the file).
+      'fast-uri': fileURLToPath(new URL('./src/web/form/same-document-uri.ts', import.meta.url)),
     },
   },
   build: {

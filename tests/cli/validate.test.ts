@@ -96,6 +96,19 @@ describe('validateProject on a broken copy', () => {
     ]);
   });
 
+  it('reports a $ref that points outside its form schema, and accepts one within it', () => {
+    editJson(root, 'schemas/forms/simple.schema.json', (s) => {
+      s.definitions = { text: { type: 'string', maxLength: 50 } };
+      s.properties.city = { $ref: '#/definitions/text' };
+      s.properties.street = { $ref: 'https://example.com/address.json#/street' };
+    });
+    const problems = problemsAt('schemas/forms/simple.schema.json');
+    expect(problems).toContainEqual(
+      expect.objectContaining({ pointer: '/properties/street/$ref', message: expect.stringMatching(/points outside this schema/) }),
+    );
+    expect(problems.filter((p) => p.pointer.includes('city'))).toEqual([]);
+  });
+
   it('reports uiSchema references to fields that do not exist, and fields shown nowhere', () => {
     editJson(root, 'schemas/forms/simple.ui.json', (ui) => {
       ui.sections_typo = {};

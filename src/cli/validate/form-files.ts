@@ -30,6 +30,7 @@ function checkVariant(root: string, formsDir: string, variant: string): Problem[
     problems.push(...schema.problems.map((p) => ({ ...p, message: `${p.message} Brands with variant "${variant}" need it.` })));
   } else {
     problems.push(...compileProblems(displayPath(root, schemaFile), schema.data));
+    problems.push(...referenceProblems(displayPath(root, schemaFile), schema.data));
   }
   if (!ui.ok) problems.push(...ui.problems);
   if (schema.ok && ui.ok && isRecord(schema.data) && isRecord(ui.data)) {
@@ -48,6 +49,21 @@ function compileProblems(file: string, schema: unknown): Problem[] {
     const reason = error instanceof Error ? error.message : String(error);
     return [{ file, pointer: '', message: `this form schema does not compile, so the form cannot be built. A developer should look at it: ${reason}` }];
   }
+}
+
+/**
+ * A `$ref` may point only within its own schema (`#/…`): the page resolves
+ * no other (src/web/form/same-document-uri.ts keeps a URI library out of it).
+ */
+function referenceProblems(file: string, node: unknown, path: (string | number)[] = []): Problem[] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => referenceProblems(file, item, [...path, i]));
+  if (!isRecord(node)) return [];
+  const ref = node.$ref;
+  const own: Problem[] =
+    ref !== undefined && !(typeof ref === 'string' && ref.startsWith('#'))
+      ? [{ file, pointer: toPointer([...path, '$ref']), message: `"${String(ref)}" points outside this schema; a form schema may refer only within itself ("#/…"). A developer should look at it.` }]
+      : [];
+  return [...own, ...Object.entries(node).flatMap(([key, value]) => referenceProblems(file, value, [...path, key]))];
 }
 
 /** Exported for tests: the references a uiSchema makes to its form schema's fields. */
