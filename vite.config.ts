@@ -3,17 +3,16 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { brandCheckOverlay } from './src/cli/vite/brand-check-overlay.ts';
 import { brandFilesWithoutDesk, brandRoutes, brandThemes } from './src/cli/vite/brand-modules.ts';
+import { rjsfSameDocumentUri } from './src/cli/vite/same-document-uri.ts';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), brandThemes(root), brandRoutes(root), brandCheckOverlay(root), brandFilesWithoutDesk(root)],
+  plugins: [react(), brandThemes(root), brandRoutes(root), brandCheckOverlay(root), brandFilesWithoutDesk(root), rjsfSameDocumentUri(root)],
   resolve: {
     alias: {
       // rjsf needs markdown only for opt-in markdown descriptions: see plain-markdown.tsx.
       'markdown-to-jsx/react': fileURLToPath(new URL('./src/web/app/plain-markdown.tsx', import.meta.url)),
-      // rjsf's $ref resolution across documents: our form schemas refer only within themselves (see the file).
-      'fast-uri': fileURLToPath(new URL('./src/web/form/same-document-uri.ts', import.meta.url)),
     },
   },
   build: {

@@ -1,7 +1,7 @@
 /**
- * Stands in for fast-uri (vite.config.ts aliases it here), which @rjsf/utils
- * imports to resolve `$ref` and `$id` across documents: 7.8 kB gzip on every
- * brand page. The portal's form schemas refer only within themselves
+ * Stands in for fast-uri where @rjsf/utils imports it (the build's plugin
+ * src/cli/vite/same-document-uri.ts), to resolve `$ref` and `$id` across
+ * documents: 7.8 kB gzip on every brand page. The portal's form schemas refer only within themselves
  * (`npm run validate` refuses any other `$ref`), so resolving `#…` against a
  * base is all that can occur; anything else fails loudly.
  */
