@@ -1,4 +1,4 @@
-/** The part of autocannon's API bench/server-bench.ts uses (the package ships no types). */
+/** The part of autocannon's API the benches use (the package ships no types). */
 declare module 'autocannon' {
   interface RequestParams {
     method?: string;
@@ -30,7 +30,7 @@ declare module 'autocannon' {
   }
   /** The run is a thenable event emitter; 'response' fires as each answer completes. */
   export interface Run extends Promise<Result> {
-    on(event: 'response', listener: (client: unknown, statusCode: number) => void): Run;
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): Run;
   }
   export default function autocannon(options: Options): Run;
 }

@@ -19,7 +19,8 @@ import { brandsWith } from '../tests/support/brands-with';
 import { selfSignedCert } from '../tests/support/tls-cert';
 import { newWebhookSecret } from '../tests/support/webhook-receiver';
 import type { BenchFigure } from './figures';
-import { seedPhotos, startServer } from './server-bench';
+import { startServer } from './server-process';
+import { seedPhotos } from './submit-bench';
 
 const RATE = 100;
 const SECONDS = 20;

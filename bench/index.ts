@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchFigure } from './figures';
 import { runDeliveryBench } from './delivery-bench';
+import { runSubmitBench } from './submit-bench';
 import { runWebBench } from './web-bench';
 
 type Budgets = Record<string, number>;
@@ -48,6 +49,7 @@ async function serverFigures(): Promise<BenchFigure[]> {
 async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['web', runWebBench],
+    ['submits', runSubmitBench],
     ['server', serverFigures],
     ['delivery', runDeliveryBench],
   ];

@@ -1,0 +1,91 @@
+/**
+ * The real intake server (and the echo baseline) as processes of their own on
+ * 127.0.0.1, so a load generator in the bench process does not share their
+ * event loop. Used by the server, submit and delivery benches.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../tests/support/free-port';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Server {
+  url: string;
+  port: number;
+  dataDir: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Spawns a TypeScript server script on a free port and waits for its /healthz. */
+export async function spawnServer(script: string, env: NodeJS.ProcessEnv): Promise<{ url: string; port: number; child: ChildProcess }> {
+  const port = await freePort();
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server side.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, script)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (i > 300) throw new Error(`${script} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, port, child };
+}
+
+export function stopChild(child: ChildProcess): Promise<unknown> {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+/**
+ * The real server as its own process, with a temp DATA_DIR and a stub web root;
+ * `env` adds to (or overrides) the bench's settings (DATABASE_URL for PostgreSQL).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+  const root = mkdtempSync(join(tmpdir(), 'server-bench-'));
+  const webRoot = join(root, 'web');
+  mkdirSync(join(webRoot, 'assets'), { recursive: true });
+  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>bench</title>');
+  const dataDir = join(root, 'data');
+  const { url, port, child } = await spawnServer('src/server/server.ts', {
+    DATA_DIR: dataDir,
+    WEB_ROOT: webRoot,
+    RATE_LIMIT_SUBMITS: '100000000',
+    RATE_LIMIT_UPLOADS: '100000000',
+    // The load generator is every client at once, from one address.
+    MAX_CONNECTIONS_PER_CLIENT: '0',
+    PHOTO_DECODE_PER_CLIENT: '100000',
+    PHOTO_DECODE_QUEUE: '100000',
+    PHOTO_QUOTA_PER_CLIENT_MB: '1000000',
+    PHOTO_QUOTA_TOTAL_MB: '1000000',
+    MIN_FREE_DISK_MB: '0',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  return {
+    url,
+    port,
+    dataDir,
+    child,
+    async stop() {
+      await stopChild(child);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100/s).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
