@@ -87,8 +87,10 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   await removeMailLeftovers(outboxDir);
   const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, outboxDir);
   const onAttempt = metrics.deliveryAttempt.bind(metrics);
+  const writer = await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
+  const recordDeliveries = writer.recordDeliveries.bind(writer);
   const mailWorker = new OutboxWorker(
-    new OutboxRows(sql, 'mail', config.deliveryLeaseMs),
+    new OutboxRows(sql, 'mail', config.deliveryLeaseMs, recordDeliveries),
     mailSender(mail, { brands, fromAddress: config.mailFrom, readPhoto: (name) => photos.read(name) }),
     {
       channel: 'mail',
@@ -110,7 +112,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     ca: config.webhookCaFile ? readFileSync(config.webhookCaFile) : undefined,
   });
   const webhookWorker = new OutboxWorker(
-    new OutboxRows(sql, 'webhook', config.deliveryLeaseMs),
+    new OutboxRows(sql, 'webhook', config.deliveryLeaseMs, recordDeliveries),
     webhooks.deliver,
     {
       channel: 'webhook',
@@ -122,7 +124,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     app.log,
     onAttempt,
   );
-  const store = new RequestStore(await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay }));
+  const store = new RequestStore(writer);
   const stopSweep = schedulePhotoSweep(
     photos,
     { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs },
@@ -139,8 +141,9 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   app.addHook('onClose', async () => {
     stopSweep();
     await stopRetention();
-    await store.close();
+    // The workers record their last results through the writer, so they stop before it closes.
     await Promise.all([mailWorker.stop(), webhookWorker.stop()]);
+    await store.close();
     mail.close();
     webhooks.close();
     await storage.close();

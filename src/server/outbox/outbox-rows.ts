@@ -23,6 +23,9 @@ export type DeliveryUpdate =
   | { id: number; delivered: true }
   | { id: number; delivered: false; attempts: number; nextAttemptAt: number; lastError: string; failedForGood: boolean };
 
+/** Records attempts together: one commit for many. */
+export type DeliveryRecorder = (updates: readonly DeliveryUpdate[], now: number) => Promise<void>;
+
 /**
  * The outbox rows a delivery worker takes and records. On PostgreSQL several
  * instances share the outbox: a worker takes its rows with FOR UPDATE SKIP
@@ -37,6 +40,8 @@ export class OutboxRows {
     private readonly sql: Sql,
     private readonly channel: Channel,
     private readonly leaseMs: number,
+    /** The request writer's (write-item.ts): with SQLite, its thread commits, not the event loop. */
+    private readonly recorder: DeliveryRecorder,
   ) {}
 
   /** Up to `limit` due deliveries, the longest due first, none of `busy` (under way in this process). */
@@ -66,25 +71,29 @@ export class OutboxRows {
     );
   }
 
-  /**
-   * Records attempts together: one commit for many. A row another instance
-   * has recorded as sent meanwhile (this attempt outlasted its lease) stays sent.
-   */
-  async record(updates: readonly DeliveryUpdate[], now = Date.now()): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      for (const u of updates) {
-        if (u.delivered) {
-          await tx.run('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND sent_at IS NULL', [now, u.id]);
-        } else {
-          await tx.run('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, failed_at = ? WHERE id = ? AND sent_at IS NULL', [
-            u.attempts,
-            u.nextAttemptAt,
-            u.lastError,
-            u.failedForGood ? now : null,
-            u.id,
-          ]);
-        }
-      }
-    });
+  record(updates: readonly DeliveryUpdate[], now = Date.now()): Promise<void> {
+    return this.recorder(updates, now);
   }
+}
+
+/**
+ * Records attempts together, in one transaction on `sql`: one commit for many. A row another
+ * instance has recorded as sent meanwhile (this attempt outlasted its lease) stays sent.
+ */
+export async function recordDeliveries(sql: Sql, updates: readonly DeliveryUpdate[], now: number): Promise<void> {
+  await sql.transaction(async (tx) => {
+    for (const u of updates) {
+      if (u.delivered) {
+        await tx.run('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND sent_at IS NULL', [now, u.id]);
+      } else {
+        await tx.run('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, failed_at = ? WHERE id = ? AND sent_at IS NULL', [
+          u.attempts,
+          u.nextAttemptAt,
+          u.lastError,
+          u.failedForGood ? now : null,
+          u.id,
+        ]);
+      }
+    }
+  });
 }

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { UNVERIFIED_KINDS, type QueuedDelivery } from '../outbox/delivery';
+import { recordDeliveries, type DeliveryUpdate } from '../outbox/outbox-rows';
 import { openDatabase, type Db } from './database';
 import { batchTransaction, plainError, type ErrorData, type Outcome } from './group-commit';
+import { SqliteSql } from './sqlite/sqlite-sql';
 import { DAY_MS, payloadHash, replayOf, unavailablePhotos, type SubmitOutcome, type WriteItem, type WriterOptions } from './write-item';
 
-export type ToWriter = { seq: number; items: WriteItem[] } | { close: true };
-export type FromWriter = { ready: true } | { seq: number; outcomes: Outcome<SubmitOutcome>[] } | { seq: number; failed: ErrorData };
+export type ToWriter = { seq: number; items: WriteItem[] } | { seq: number; deliveries: DeliveryUpdate[]; now: number } | { close: true };
+export type FromWriter =
+  | { ready: true }
+  | { seq: number; outcomes: Outcome<SubmitOutcome>[] }
+  | { seq: number; recorded: true }
+  | { seq: number; failed: ErrorData };
 
 /** SQLite: stores each request with its photos claimed and its deliveries queued; a batch shares one transaction. */
 export function requestWriter(db: Db, { mailsPerRecipientPerDay }: WriterOptions): (items: WriteItem[]) => Outcome<SubmitOutcome>[] {
@@ -57,11 +63,16 @@ export function unverifiedKinds(): string {
  * The writer thread's loop. Its commits (SQLite work and fsync) run beside
  * the main thread's request handling instead of blocking it. Batches that
  * arrive while a commit is under way are merged into the next transaction.
+ * Delivery results are recorded here too: on the main thread's connection,
+ * their commit blocked the event loop for its fsync, and for as long as a
+ * batch here held the write lock (SQLite's busy wait sleeps).
  */
 export function serveRequestWriter({ dataDir, ...options }: { dataDir: string } & WriterOptions): void {
   const port = parentPort!;
   const db = openDatabase(dataDir);
   const write = requestWriter(db, options);
+  // Statements on this connection run synchronously: the transaction is done before the next message is read.
+  const sql = new SqliteSql(db);
   let queue: { seq: number; items: WriteItem[] }[] = [];
 
   const flush = () => {
@@ -87,6 +98,14 @@ export function serveRequestWriter({ dataDir, ...options }: { dataDir: string } 
       flush();
       db.close();
       port.close();
+      return;
+    }
+    if ('deliveries' in message) {
+      const { seq } = message;
+      void recordDeliveries(sql, message.deliveries, message.now).then(
+        () => port.postMessage({ seq, recorded: true } satisfies FromWriter),
+        (error: unknown) => port.postMessage({ seq, failed: plainError(error) } satisfies FromWriter),
+      );
       return;
     }
     queue.push(message);

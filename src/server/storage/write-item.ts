@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Locale, Variant } from '../../core/types';
 import type { QueuedDelivery } from '../outbox/delivery';
+import type { DeliveryUpdate } from '../outbox/outbox-rows';
 import type { Outcome } from './group-commit';
 
 /** A validated request, ready to store: plain data, as it crosses to SQLite's writer thread. */
@@ -35,6 +36,8 @@ export interface WriterOptions {
 /** Stores requests, each with its photos claimed and its deliveries queued; resolves once committed. */
 export interface RequestWriter {
   write(items: WriteItem[]): Promise<Outcome<SubmitOutcome>[]>;
+  /** Records delivery attempts (outbox-rows.ts), where requests are written: off the event loop with SQLite. */
+  recordDeliveries(updates: readonly DeliveryUpdate[], now: number): Promise<void>;
   /** False once nothing can be stored any more (SQLite's writer thread died): readiness reports it. */
   readonly alive: boolean;
   close(): Promise<void>;

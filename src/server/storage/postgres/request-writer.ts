@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UNVERIFIED_KINDS } from '../../outbox/delivery';
+import { recordDeliveries, type DeliveryUpdate } from '../../outbox/outbox-rows';
 import { plainError, type Outcome } from '../group-commit';
 import { unverifiedKinds } from '../request-writer';
 import type { Sql } from '../sql';
@@ -44,6 +45,10 @@ export class PostgresRequestWriter implements RequestWriter {
         ),
       ),
     );
+  }
+
+  recordDeliveries(updates: readonly DeliveryUpdate[], now: number): Promise<void> {
+    return recordDeliveries(this.sql, updates, now);
   }
 
   async close(): Promise<void> {}

@@ -1,12 +1,14 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { toError, type Outcome } from '../group-commit';
+import type { DeliveryUpdate } from '../../outbox/outbox-rows';
 import type { FromWriter, ToWriter } from '../request-writer';
 import { storeUnavailable } from '../store-unavailable';
 import type { RequestWriter, SubmitOutcome, WriteItem, WriterOptions } from '../write-item';
 
 interface Waiting {
-  resolve: (outcomes: Outcome<SubmitOutcome>[]) => void;
+  /** With the outcomes of a batch; with nothing for recorded deliveries. */
+  resolve: (outcomes?: Outcome<SubmitOutcome>[]) => void;
   reject: (reason: unknown) => void;
 }
 
@@ -27,7 +29,7 @@ export class SqliteWriterThread implements RequestWriter {
       const waiting = this.waiting.get(message.seq);
       this.waiting.delete(message.seq);
       if ('failed' in message) waiting?.reject(toError(message.failed));
-      else waiting?.resolve(message.outcomes);
+      else waiting?.resolve('outcomes' in message ? message.outcomes : undefined);
     });
     // A writer that dies takes no request with it unanswered: pending and later submits fail with 503.
     thread.on('error', (error) => this.fail(storeUnavailable(error.message)));
@@ -47,12 +49,20 @@ export class SqliteWriterThread implements RequestWriter {
     return this.failure === undefined;
   }
 
-  write(items: WriteItem[]): Promise<Outcome<SubmitOutcome>[]> {
+  async write(items: WriteItem[]): Promise<Outcome<SubmitOutcome>[]> {
+    return (await this.send((seq) => ({ seq, items }))) ?? [];
+  }
+
+  async recordDeliveries(updates: readonly DeliveryUpdate[], now: number): Promise<void> {
+    await this.send((seq) => ({ seq, deliveries: [...updates], now }));
+  }
+
+  private send(message: (seq: number) => ToWriter): Promise<Outcome<SubmitOutcome>[] | undefined> {
     if (this.failure) return Promise.reject(this.failure);
     const seq = this.nextSeq++;
     return new Promise((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject });
-      this.thread.postMessage({ seq, items } satisfies ToWriter);
+      this.thread.postMessage(message(seq));
     });
   }
 
