@@ -32,7 +32,9 @@ describe('request writer (the backend under test)', () => {
   let dir: string;
   let storage: Storage;
   let drop: () => Promise<void>;
+  let closeWriter: () => Promise<void>;
   afterEach(async () => {
+    await closeWriter();
     await storage.close();
     await drop();
     rmSync(dir, { recursive: true, force: true });
@@ -50,13 +52,8 @@ describe('request writer (the backend under test)', () => {
       named.set(name, stored.name);
     }
     const writer = await storage.openWriter({ mailsPerRecipientPerDay: 5 });
-    return async (items: WriteItem[]) => {
-      try {
-        return await writer.write(items);
-      } finally {
-        await writer.close();
-      }
-    };
+    closeWriter = () => writer.close();
+    return writer;
   }
 
   /** Photos get generated names when stored: the test's own names map to them. */
@@ -77,8 +74,8 @@ describe('request writer (the backend under test)', () => {
   };
 
   it('keeps idempotency and photo claims within one batch', async () => {
-    const write = await setup(['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg']);
-    const outcomes = await write([
+    const writer = await setup(['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg']);
+    const outcomes = await writer.write([
       item('r1', 'a.jpg', 'b.jpg', 'key-1'),
       item('r2', 'a.jpg', 'b.jpg', 'key-1'), // retry of the same submission
       item('r3', 'a.jpg', 'c.jpg', 'key-2'), // photo a.jpg already used
@@ -102,5 +99,14 @@ describe('request writer (the backend under test)', () => {
     const claims = await storage.sql.all<{ n: number }>('SELECT COUNT(*) AS n FROM photos WHERE request_id IS NOT NULL');
     expect(claims).toEqual([{ n: 4 }]);
     expect(await storage.sql.all('SELECT COUNT(*) AS n FROM outbox')).toEqual([{ n: 2 }]);
+  });
+
+  it('answers a key used before: the same request as a replay, another one as a conflict, even one naming a photo twice', async () => {
+    const writer = await setup(['a.jpg', 'b.jpg', 'c.jpg']);
+    expect(await writer.write([item('r1', 'a.jpg', 'b.jpg', 'key-1')])).toEqual([{ ok: true, value: { kind: 'stored', reference: 'r1', replay: false } }]);
+    const later = await writer.write([item('r2', 'a.jpg', 'b.jpg', 'key-1'), item('r3', 'c.jpg', 'c.jpg', 'key-1')]);
+    expect(later.map((o) => o.ok && o.value)).toEqual([{ kind: 'stored', reference: 'r1', replay: true }, { kind: 'key-conflict' }]);
+    const stored = await storage.sql.all<{ reference: string }>('SELECT reference FROM requests');
+    expect(stored).toEqual([{ reference: 'r1' }]);
   });
 });

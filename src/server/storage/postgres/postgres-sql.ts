@@ -5,17 +5,26 @@ import { storeUnavailable } from '../store-unavailable';
 // Ids, counts and millisecond times are BIGINT: as numbers, as SQLite gives them (all below 2^53).
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 
-const numbered = new Map<string, string>();
+interface Prepared {
+  name: string;
+  text: string;
+}
 
-/** `?` placeholders as PostgreSQL's `$1, $2…` (the portal's SQL has no `?` of its own). */
-function placeholders(text: string): string {
-  let converted = numbered.get(text);
-  if (converted === undefined) {
+const statements = new Map<string, Prepared>();
+
+/**
+ * The statement for a text of the portal's SQL: `?` placeholders as PostgreSQL's `$1, $2…` (the
+ * portal's SQL has no `?` of its own), and a name, so each connection parses and plans it once
+ * instead of at every call (the texts are a fixed set: values are always parameters).
+ */
+function prepared(text: string): Prepared {
+  let statement = statements.get(text);
+  if (statement === undefined) {
     let n = 0;
-    converted = text.replace(/\?/g, () => `$${++n}`);
-    numbered.set(text, converted);
+    statement = { name: `portal_${statements.size}`, text: text.replace(/\?/g, () => `$${++n}`) };
+    statements.set(text, statement);
   }
-  return converted;
+  return statement;
 }
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -27,20 +36,21 @@ export class PostgresSql implements Sql {
   constructor(private readonly on: Queryable) {}
 
   async all<T>(text: string, params: readonly Param[] = []): Promise<T[]> {
-    return (await this.query(placeholders(text), params)).rows as T[];
+    return (await this.query(prepared(text), params)).rows as T[];
   }
 
   async run(text: string, params: readonly Param[] = []): Promise<number> {
-    return (await this.query(placeholders(text), params)).rowCount ?? 0;
+    return (await this.query(prepared(text), params)).rowCount ?? 0;
   }
 
+  /** Statements without parameters, several at once (migrations): not prepared. */
   async exec(text: string): Promise<void> {
-    await this.query(text, []);
+    await this.query({ text }, []);
   }
 
-  private async query(text: string, params: readonly Param[]): Promise<pg.QueryResult> {
+  private async query(statement: Prepared | { text: string }, params: readonly Param[]): Promise<pg.QueryResult> {
     try {
-      return await this.on.query(text, params as Param[]);
+      return await this.on.query({ ...statement, values: params as Param[] });
     } catch (error) {
       throw unavailable(error) ? storeUnavailable(`database: ${(error as Error).message}`) : error;
     }

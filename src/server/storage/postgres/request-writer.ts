@@ -53,14 +53,14 @@ export class PostgresRequestWriter implements RequestWriter {
 
   async close(): Promise<void> {}
 
+  // No look-up of the key first: the insert finds an earlier request with the same key (and
+  // waits for one under way), so a first submit, nearly every one, takes one round trip less.
   private async store(item: WriteItem): Promise<SubmitOutcome> {
-    const earlier = await this.earlier(item);
-    if (earlier) return earlier;
     try {
       return await this.sql.transaction((tx) => this.insert(tx, item));
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
-      // The key was taken by a request committed meanwhile (another instance, a double post): answer as that one.
+      // The key was taken, before or meanwhile (a double post, another instance): answer as that request.
       if (error.outcome.kind === 'stored') return (await this.earlier(item)) ?? error.outcome;
       return error.outcome;
     }
@@ -76,8 +76,6 @@ export class PostgresRequestWriter implements RequestWriter {
   }
 
   private async insert(tx: Sql, s: WriteItem): Promise<SubmitOutcome> {
-    const taken = unavailablePhotos(s, new Set([s.image1, s.image2]));
-    if (taken.length > 0) return { kind: 'photos-unavailable', fields: taken };
     const now = Date.now();
     const [request] = await tx.all<{ id: number }>(
       `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
@@ -85,6 +83,9 @@ export class PostgresRequestWriter implements RequestWriter {
       [s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now],
     );
     if (!request) throw new Refused({ kind: 'stored', reference: s.reference, replay: true });
+    // After the key, as SQLite's writer checks them: a reused key is answered as such whatever its photos.
+    const twice = unavailablePhotos(s, new Set([s.image1, s.image2]));
+    if (twice.length > 0) throw new Refused({ kind: 'photos-unavailable', fields: twice });
     // Claimed photos leave the uploader's quota, and the uploader's address is no longer kept.
     const claimed = await tx.all<{ name: string }>(
       'UPDATE photos SET request_id = ?, owner = NULL WHERE name IN (?, ?) AND request_id IS NULL RETURNING name',
