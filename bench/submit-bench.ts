@@ -25,6 +25,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import sharp from 'sharp';
 import { openStorage } from '../src/server/storage/storage';
 import { simpleRequest } from '../tests/fixtures/requests';
@@ -129,6 +130,22 @@ interface Backend {
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * CPU seconds used so far by the PostgreSQL backends serving `databaseUrl` (the servers' pool
+ * connections, open from the warm-up on; same machine). The WAL writer and checkpointer are shared
+ * with other databases and not counted.
+ */
+async function postgresCpuSeconds(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    return rows.reduce((sum, { pid }) => sum + cpuSeconds(pid), 0);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Deliveries queued since `since` (the measured load's start), and deliveries sent since then (the oldest go first). */
 async function deliveriesSince(dataDir: string, databaseUrl: string, since: number): Promise<{ queued: number; sent: number }> {
   const storage = await openStorage({ dataDir, databaseUrl, databasePoolSize: 1 }, { readonly: true });
@@ -164,12 +181,14 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
     const busyBefore = loadavg()[0];
     // CPU per submit tells whether the server or the load generator limits the rate on 2 shared cores.
     const serverCpu = () => servers.reduce((sum, s) => sum + cpuSeconds(s.child.pid!), 0);
+    const postgresBefore = db ? await postgresCpuSeconds(db.url) : 0;
     const [serverBefore, benchBefore, since] = [serverCpu(), process.cpuUsage(), Date.now()];
     const load = await submitLoad(servers, MEASURED_SUBMITS, photos.slice(2 * WARMUP_SUBMITS));
-    const deliveries = await deliveriesSince(servers[0].dataDir, db?.url ?? '', since);
     const serverUs = ((serverCpu() - serverBefore) * 1e6) / load.answered;
     const { user, system } = process.cpuUsage(benchBefore);
     const benchUs = (user + system) / load.answered;
+    const postgresUs = db ? (((await postgresCpuSeconds(db.url)) - postgresBefore) * 1e6) / load.answered : 0;
+    const deliveries = await deliveriesSince(servers[0].dataDir, db?.url ?? '', since);
     const durability = postgres ? 'a transaction per submit, synchronous_commit=on' : 'group commit, WAL + synchronous=FULL';
     const split = instances > 1 ? ` (${CONNECTIONS / instances} to each of ${instances} server processes)` : '';
     const detail =
@@ -179,7 +198,7 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
         ? `mails delivered as .eml files during the load: ${deliveries.sent} sent (the oldest first, the warm-up's too), ${deliveries.queued} queued; `
         : `deliveries held back (MAIL_POLL_INTERVAL_MS ${HOUR_MS} ms): ${deliveries.sent} sent during the load, ${deliveries.queued} queued; `) +
       `CPU per submit: server${instances > 1 ? 's' : ''} ${Math.round(serverUs)} µs, load generator ${Math.round(benchUs)} µs` +
-      `${postgres ? ', PostgreSQL not counted' : ''}; 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator${postgres ? ' and PostgreSQL' : ''})`;
+      `${postgres ? `, PostgreSQL's backends ${Math.round(postgresUs)} µs` : ''}; 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator${postgres ? ' and PostgreSQL' : ''})`;
     return { load, detail };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
