@@ -18,7 +18,8 @@
  * 2 cores; the delivery figures (delivery-bench.ts) measure mail over SMTP and
  * webhooks. One more SQLite run, report-only, delivers its .eml mails beside
  * the load, as a real burst would. BENCH_SUBMITS sets the measured submits per
- * backend (a quick check of the code; the budgets assume the default).
+ * backend (a quick check of the code; the budgets assume the default); BENCH_ONLY
+ * picks backends by a part of their label.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -232,7 +233,9 @@ export async function runSubmitBench(): Promise<BenchFigure[]> {
   // machine's load shows as a spread.
   const baselines = [await baselineLoad()];
   const figures: BenchFigure[] = [];
-  for (const backend of BACKENDS) {
+  // BENCH_ONLY=postgres (any part of a label, case-insensitive) measures only the backends it names.
+  const only = process.env.BENCH_ONLY?.toLowerCase();
+  for (const backend of BACKENDS.filter((b) => !only || b.label.toLowerCase().includes(only))) {
     const { load, detail } = await measureBackend(backend);
     baselines.push(await baselineLoad());
     const [before, after] = baselines.slice(-2);
