@@ -79,7 +79,7 @@ describe('a brand author adds Acme', () => {
     writeFileSync(brandFile, broken());
     await page.locator('vite-error-overlay').waitFor({ timeout: 30_000 });
     expect(await overlayText()).toContain(message);
-    await page.reload();
+    await reloadPage(page);
     await page.locator('vite-error-overlay').waitFor({ timeout: 30_000 });
     expect(await overlayText()).toContain(message);
     writeFileSync(brandFile, original);
@@ -140,3 +140,18 @@ describe('a brand author adds Acme', () => {
     }
   });
 });
+
+/**
+ * Reloads as a person presses F5. Vite may be reloading the page itself at that moment (the brand
+ * file changed); Chromium then refuses the second navigation ("Not attached to an active page"),
+ * and the press is made again once the page has loaded.
+ */
+async function reloadPage(page: Page): Promise<void> {
+  try {
+    await page.reload();
+  } catch (error) {
+    if (!/Not attached to an active page/.test(String(error))) throw error;
+    await page.waitForLoadState('load');
+    await page.reload();
+  }
+}
