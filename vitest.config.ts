@@ -3,8 +3,10 @@ import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
 
 /** Whether PostgreSQL answers on the machines' usual address (tests/support/backend.ts). */
+const { hostname, port } = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+const where = `${hostname}:${port || 5432}`;
+
 function postgresAnswers(): Promise<boolean> {
-  const { hostname, port } = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
   return new Promise((resolve) => {
     const socket = createConnection({ host: hostname, port: Number(port || 5432), timeout: 2000 });
     const answer = (ok: boolean) => {
@@ -23,8 +25,8 @@ function postgresAnswers(): Promise<boolean> {
 export default defineConfig(async () => {
   const postgres = await postgresAnswers();
   if (!postgres) {
-    if (process.env.REQUIRE_POSTGRES) throw new Error('REQUIRE_POSTGRES is set, but PostgreSQL does not answer at 127.0.0.1:5432');
-    console.warn('PostgreSQL does not answer at 127.0.0.1:5432: the server tests run on SQLite only.');
+    if (process.env.REQUIRE_POSTGRES) throw new Error(`REQUIRE_POSTGRES is set, but PostgreSQL does not answer at ${where}`);
+    console.warn(`PostgreSQL does not answer at ${where}: the server tests run on SQLite only.`);
   }
   return mergeConfig(viteConfig, {
     test: {
