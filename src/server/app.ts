@@ -93,7 +93,6 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     new OutboxRows(sql, 'mail', config.deliveryLeaseMs, recordDeliveries),
     mailSender(mail, { brands, fromAddress: config.mailFrom, readPhoto: (name) => photos.read(name) }),
     {
-      channel: 'mail',
       // Twice the pooled connections: each has its next mail ready while results are recorded.
       maxInFlight: 2 * config.smtpMaxConnections,
       retryBaseMs: config.mailRetryBaseMs,
@@ -115,7 +114,6 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     new OutboxRows(sql, 'webhook', config.deliveryLeaseMs, recordDeliveries),
     webhooks.deliver,
     {
-      channel: 'webhook',
       maxInFlight: config.webhookMaxInFlight,
       retryBaseMs: config.webhookRetryBaseMs,
       maxAttempts: config.webhookMaxAttempts,

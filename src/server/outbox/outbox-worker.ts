@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { DeliveryError, type Channel, type DeliveryKind, type DueDelivery } from './delivery';
+import { DeliveryError, type DeliveryKind, type DueDelivery } from './delivery';
 import type { DeliveryUpdate, OutboxRows } from './outbox-rows';
 import { retryDelayMs } from './retry-policy';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
 
 export interface OutboxWorkerOptions {
-  channel: Channel;
   /** Deliveries under way at once: a slow receiver holds at most this many. */
   maxInFlight: number;
   retryBaseMs: number;
