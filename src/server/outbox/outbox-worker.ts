@@ -35,7 +35,8 @@ export class OutboxWorker {
   private timer: NodeJS.Timeout | undefined;
   private launchedThisPoll = 0;
   private launchScheduled = false;
-  private looking = false;
+  /** The look for due rows under way, if any: one at a time, and stop() waits for it. */
+  private looking: Promise<DueDelivery[]> | undefined;
   private recording: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -56,7 +57,7 @@ export class OutboxWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    while (this.looking) await new Promise((resolve) => setImmediate(resolve));
+    await this.looking?.catch(() => {});
     await Promise.all(this.inFlight.values());
     await this.record();
   }
@@ -81,14 +82,14 @@ export class OutboxWorker {
     if (free <= 0) return;
     const busy = new Set([...this.inFlight.keys(), ...this.unrecorded]);
     let rows: DueDelivery[];
-    this.looking = true;
+    this.looking = this.rows.take(free, busy);
     try {
-      rows = await this.rows.take(free, busy);
+      rows = await this.looking;
     } catch (error) {
       this.log.error({ err: error }, 'outbox: reading due deliveries failed');
       return;
     } finally {
-      this.looking = false;
+      this.looking = undefined;
     }
     for (const delivery of rows) {
       this.launchedThisPoll++;
