@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OutboxRow } from '../../server/outbox/outbox-rows';
 import { DATABASE_FILE } from '../../server/storage/database';
-import { MIGRATIONS } from '../../server/storage/migrations';
+import { SCHEMA_VERSION } from '../../server/storage/migrations';
 import { idsIn, type Param, type Sql } from '../../server/storage/sql';
 import { openStorage, type Storage } from '../../server/storage/storage';
 import { verify, type PhotoFiles } from './compare-counts';
@@ -91,11 +91,10 @@ async function openSource(dataDir: string): Promise<Storage> {
   const source = await openStorage({ dataDir, databaseUrl: '', databasePoolSize: 1 }, { readonly: true });
   const versioned = (await source.sql.all("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")).length > 0;
   const [{ version }] = versioned ? await source.sql.all<{ version: number }>('SELECT max(version) AS version FROM schema_migrations') : [{ version: null }];
-  const newest = Math.max(...MIGRATIONS.map((m) => m.version));
-  if (version !== newest) {
+  if (version !== SCHEMA_VERSION) {
     await source.close();
     throw new Refusal(
-      `${join(dataDir, DATABASE_FILE)} has schema version ${version ?? 'none'}, this release ${newest}: ` +
+      `${join(dataDir, DATABASE_FILE)} has schema version ${version ?? 'none'}, this release ${SCHEMA_VERSION}: ` +
         'start this release of the server on DATA_DIR once (it migrates at start), stop it, and run this again.',
     );
   }

@@ -191,6 +191,9 @@ $$;
   },
 ];
 
+/** The schema version this release makes: a database at another one was migrated by another release. */
+export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+
 /** Any number that is the portal's own: instances starting together migrate one after the other. */
 const MIGRATION_LOCK = 7_316_402;
 

@@ -28,7 +28,8 @@ export function requestWriter(db: Db, { mailsPerRecipientPerDay }: WriterOptions
     `INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at, queued_at, message_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const mailsTo = db.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE recipient = ? AND queued_at > ? AND kind IN (${unverifiedKinds()})`);
+  const counted = UNVERIFIED_KINDS.map((k) => `'${k}'`).join(', ');
+  const mailsTo = db.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE recipient = ? AND queued_at > ? AND kind IN (${counted})`);
   // A form can aim mail at any address: past the limit, mail to it is dropped silently.
   const withinLimit = (d: QueuedDelivery, now: number) =>
     !UNVERIFIED_KINDS.includes(d.kind) || (mailsTo.all(d.to, now - DAY_MS) as { n: number }[])[0].n < mailsPerRecipientPerDay;
@@ -52,11 +53,6 @@ export function requestWriter(db: Db, { mailsPerRecipientPerDay }: WriterOptions
     }
     return { kind: 'stored', reference: s.reference, replay: false };
   });
-}
-
-/** `'confirmation', 'dealer'`: the kinds of mail counted against the per-recipient limit, as SQL. */
-export function unverifiedKinds(): string {
-  return UNVERIFIED_KINDS.map((k) => `'${k}'`).join(', ');
 }
 
 /**
