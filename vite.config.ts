@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { defineConfig } from 'vite';
 import { brandCheckOverlay } from './src/cli/vite/brand-check-overlay.ts';
 import { brandFilesWithoutDesk, brandRoutes, brandThemes } from './src/cli/vite/brand-modules.ts';
 import { rjsfSameDocumentUri } from './src/cli/vite/same-document-uri.ts';
@@ -26,9 +26,5 @@ export default defineConfig({
   ssr: {
     // Bundle the page's dependencies into the SSR build so the alias above applies there too.
     noExternal: true,
-  },
-  test: {
-    include: ['tests/**/*.test.{ts,tsx}'],
-    environment: 'node',
   },
 });

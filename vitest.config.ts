@@ -30,6 +30,8 @@ export default defineConfig(async () => {
   }
   return mergeConfig(viteConfig, {
     test: {
+      // Each project names its own files (a file list in the shared options would be added to each project's).
+      environment: 'node',
       projects: [
         { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.{ts,tsx}'] } },
         ...(postgres
