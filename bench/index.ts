@@ -3,6 +3,7 @@
  * each beside its budget (bench/budget.json) as value, budget and ratio,
  * marking the ones over budget. Figures, not tests: nothing here fails a build.
  */
+import '../src/cli/supported-node.mjs';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchFigure } from './figures';

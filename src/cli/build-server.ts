@@ -28,7 +28,7 @@ export async function buildServer(outdir = `${root}dist/server`): Promise<void> 
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     sourcemap: true,
     logLevel: 'warning',

@@ -11,6 +11,7 @@
  *                                                 (server stopped; docs/postgresql.md)
  * Work on DATABASE_URL (PostgreSQL) when set, else on DATA_DIR (default ./data); safe while the server runs.
  */
+import './supported-node.mjs';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -4,6 +4,7 @@
  * build that lacks a brand's pages, then serves the portal with the intake
  * server. In a source checkout, prepare-start.ts first rebuilds what is stale.
  */
+import './supported-node.mjs';
 import { fileURLToPath } from 'node:url';
 import { main } from '../server/server';
 import { unbuiltPages } from './built-pages';

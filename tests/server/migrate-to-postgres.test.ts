@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/storage/database';
 import type { Sql } from '../../src/server/storage/sql';
 import { openStorage, type Storage } from '../../src/server/storage/storage';
-import { BACKEND, freshPostgres, type FreshDatabase } from '../support/backend';
+import { BACKEND, freshPostgres, POSTGRES_AVAILABLE, type FreshDatabase } from '../support/backend';
 import { buildTestApp, extendedRequest, injectSubmit, injectUpload, png, simpleRequest, storedPhoto, until, type TestServer } from './helpers';
 
 const run = promisify(execFile);
@@ -58,7 +58,7 @@ async function contents(sql: Sql) {
   return { requests, photos, outbox };
 }
 
-describe.runIf(BACKEND === 'sqlite')('npm run requests -- migrate-to-postgres', () => {
+describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- migrate-to-postgres', () => {
   let sqlite: TestServer;
   const keyed: { reference: string; key: string; body: Record<string, unknown> }[] = [];
   let unclaimed: string[];
@@ -305,15 +305,15 @@ function grownCopy(dataDir: string, times: number): string {
      SELECT c.id, x.kind, x.recipient, x.subject, x.body, x.attempts, x.next_attempt_at, x.sent_at, x.failed_at, x.last_error, x.message_id || '-' || ?, x.queued_at
      FROM outbox x ${cloneOf}`,
   );
-  db.transaction(() => {
-    for (let i = 1; i < times; i++) {
-      const copy = String(i);
-      requests.run(copy, originals.n);
-      photos.run(copy, copy, originals.n);
-      outbox.run(copy, copy, originals.n);
-      for (const { name } of claimed) linkSync(join(dir, 'photos', name), join(dir, 'photos', `${copy}-${name}`));
-    }
-  })();
+  db.exec('BEGIN');
+  for (let i = 1; i < times; i++) {
+    const copy = String(i);
+    requests.run(copy, originals.n);
+    photos.run(copy, copy, originals.n);
+    outbox.run(copy, copy, originals.n);
+    for (const { name } of claimed) linkSync(join(dir, 'photos', name), join(dir, 'photos', `${copy}-${name}`));
+  }
+  db.exec('COMMIT');
   db.close();
   return dir;
 }

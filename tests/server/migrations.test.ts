@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../../src/server/storage/migrations';
 import { openStorage, type Storage } from '../../src/server/storage/storage';
@@ -62,7 +62,7 @@ describe('versioned migrations (the backend under test)', () => {
   it.runIf(BACKEND === 'sqlite')('takes over a database made before versions were kept, adding its missing columns', async () => {
     const where = await fresh();
     // The first release's tables, with a request in them.
-    const old = new Database(join(where.dataDir, 'requests.db'));
+    const old = new DatabaseSync(join(where.dataDir, 'requests.db'));
     old.exec(`
       CREATE TABLE photos (name TEXT PRIMARY KEY, created_at INTEGER NOT NULL, request_id INTEGER REFERENCES requests(id));
       CREATE TABLE requests (id INTEGER PRIMARY KEY, reference TEXT NOT NULL UNIQUE, brand TEXT NOT NULL, variant TEXT NOT NULL,

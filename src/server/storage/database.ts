@@ -1,8 +1,9 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type { DatabaseSync } from 'node:sqlite';
+import { nodeSqlite } from './sqlite/node-sqlite';
 
-export type Db = Database.Database;
+export type Db = DatabaseSync;
 
 export const DATABASE_FILE = 'requests.db';
 
@@ -27,12 +28,9 @@ export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
     closeSync(openSync(path, 'a', 0o600));
     chmodSync(path, 0o600);
   }
-  const db = new Database(path, { readonly, fileMustExist: readonly });
-  db.pragma('busy_timeout = 5000');
+  const db = new (nodeSqlite().DatabaseSync)(path, { readOnly: readonly, timeout: 5000 });
   if (readonly) return db;
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
   for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(db, table, columns);
   return db;
 }

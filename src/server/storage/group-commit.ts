@@ -18,18 +18,27 @@ export type Outcome<O> = { ok: true; value: O } | { ok: false; error: ErrorData 
  * then fail with SQLITE_BUSY_SNAPSHOT instead of waiting for the lock.
  */
 export function batchTransaction<I, O>(db: Db, writeOne: (item: I) => O): (items: I[]) => Outcome<O>[] {
-  // Nested db.transaction calls become savepoints inside the outer one.
-  const one = db.transaction(writeOne);
-  const all = db.transaction((items: I[]) =>
-    items.map((item): Outcome<O> => {
-      try {
-        return { ok: true, value: one(item) };
-      } catch (error) {
-        return { ok: false, error: plainError(error) };
-      }
-    }),
-  );
-  return (items) => all.immediate(items);
+  return (items) => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const outcomes = items.map((item): Outcome<O> => {
+        db.exec('SAVEPOINT item');
+        try {
+          const value = writeOne(item);
+          db.exec('RELEASE item');
+          return { ok: true, value };
+        } catch (error) {
+          db.exec('ROLLBACK TO item; RELEASE item');
+          return { ok: false, error: plainError(error) };
+        }
+      });
+      db.exec('COMMIT');
+      return outcomes;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  };
 }
 
 export function plainError(error: unknown): ErrorData {

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { startFakePdok, type FakePdok } from './fake-pdok';
 import { ROOT, WEB_ROOT } from './paths';
 import { freePort } from '../../support/free-port';
@@ -94,7 +94,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
       const files = readdirSync(dataDir).filter((f) => f.endsWith('.db'));
       const found: Record<string, unknown>[] = [];
       for (const file of files) {
-        const db = new Database(join(dataDir, file), { readonly: true, fileMustExist: true });
+        const db = new DatabaseSync(join(dataDir, file), { readOnly: true });
         try {
           const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
           const table = tables.find((t) => t.name === 'requests');

@@ -1,17 +1,17 @@
-import type Database from 'better-sqlite3';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Param, Sql } from '../sql';
 
 /**
- * The Sql calls on a better-sqlite3 connection. Statements run synchronously;
+ * The Sql calls on a node:sqlite connection. Statements run synchronously;
  * while a transaction is open on this connection, other calls wait for it, so
  * a query from elsewhere in the process never lands inside it.
  */
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite';
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, StatementSync>();
   private open: Promise<void> | undefined;
 
-  constructor(readonly db: Database.Database) {}
+  constructor(readonly db: DatabaseSync) {}
 
   async all<T>(text: string, params: readonly Param[] = []): Promise<T[]> {
     await this.idle();
@@ -47,7 +47,7 @@ export class SqliteSql implements Sql {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw error;
     } finally {
       this.open = undefined;
@@ -64,7 +64,7 @@ export class SqliteSql implements Sql {
     while (this.open) await this.open;
   }
 
-  private statement(text: string): Database.Statement {
+  private statement(text: string): StatementSync {
     let statement = this.statements.get(text);
     if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
     return statement;
@@ -76,6 +76,6 @@ export class SqliteSql implements Sql {
 
   // Writes go through .run(): `.get()` on a writing statement can hide SQLITE_FULL (notes/intake-server.md).
   private runNow(text: string, params: readonly Param[]): number {
-    return this.statement(text).run(...params).changes;
+    return Number(this.statement(text).run(...params).changes);
   }
 }
