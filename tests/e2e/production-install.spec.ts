@@ -5,15 +5,16 @@
  * through the writer thread.
  */
 import { execFileSync } from 'node:child_process';
+import { request } from 'node:http';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/cli/build-server';
-import { simpleRequest, submit, uploadedName, jpegWithGps } from '../server/helpers';
+import { png, simpleRequest, submit, uploadedName, jpegWithGps } from '../server/helpers';
 import { freePort } from '../support/free-port';
 import { ROOT, WEB_ROOT } from './support/paths';
-import { runNpm, waitForUrl } from './support/project-copy';
+import { exitOf, runNpm, waitForUrl } from './support/project-copy';
 
 describe('a production install', () => {
   let dir: string;
@@ -21,12 +22,12 @@ describe('a production install', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'portal-production-'));
     // What a deploy ships: the build, the data the server reads, the manifest and the launcher.
-    for (const part of ['package.json', 'package-lock.json', 'brands', 'schemas']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    for (const part of ['package.json', 'package-lock.json', '.npmrc', 'brands', 'schemas']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
     mkdirSync(join(dir, 'src/cli'), { recursive: true });
-    cpSync(join(ROOT, 'src/cli/npm-start.mjs'), join(dir, 'src/cli/npm-start.mjs'));
+    for (const launcher of ['npm-start.mjs', 'supported-node.mjs']) cpSync(join(ROOT, 'src/cli', launcher), join(dir, 'src/cli', launcher));
     cpSync(process.env.E2E_WEB_ROOT ?? WEB_ROOT, join(dir, 'dist/web'), { recursive: true });
     await buildServer(join(dir, 'dist/server'));
-    // npm ci --omit=dev, without building better-sqlite3 again: the installed tree less the dev packages.
+    // npm ci --omit=dev without downloading again: the installed tree less the dev packages.
     cpSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     execFileSync('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
   }, 180_000);
@@ -57,4 +58,55 @@ describe('a production install', () => {
     }
     expect(start.output()).not.toMatch(/tsx|Cannot find (module|package)/);
   }, 120_000);
+
+  // What a terminal (Ctrl-C), systemd or a process manager does: signal npm's own process, not the server's.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`stops on ${signal} to the npm start process: an upload in flight finishes, exit 0, nothing left running`, async () => {
+      const port = String(await freePort());
+      const start = runNpm(dir, ['start'], { PORT: port, HOST: '127.0.0.1', DATA_DIR: join(dir, `data-${signal}`), MIN_FREE_DISK_MB: '0', LOG_LEVEL: 'warn' });
+      try {
+        await waitForUrl(`http://127.0.0.1:${port}/healthz`, start, 60_000);
+        const upload = slowUpload(port, await png(), () => process.kill(start.child.pid!, signal));
+        const sentAt = Date.now();
+        const code = await exitOf(start);
+        expect(await upload).toEqual({ status: 201, filename: expect.stringMatching(/\.png$/) });
+        expect(code).toBe(0);
+        expect(Date.now() - sentAt).toBeLessThan(10_000);
+        // npm started the server in its own process group: no member of it is left.
+        expect(() => process.kill(-start.child.pid!, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+        await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+      } finally {
+        await start.stop();
+      }
+      expect(start.output()).not.toMatch(/Assertion failed|Segmentation|Abort/);
+    }, 120_000);
+  }
 });
+
+/** Uploads `photo` in two parts 400 ms apart; `between` runs 100 ms after the first. */
+function slowUpload(port: string, photo: Buffer, between: () => void): Promise<{ status: number; filename?: string }> {
+  const boundary = 'b0undary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/forms/images',
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + photo.length + tail.length },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(JSON.parse(body) as { filename?: string }) }));
+      },
+    );
+    req.on('error', reject);
+    // The server reads the first part (the request is under way) before the signal.
+    req.write(Buffer.concat([head, photo.subarray(0, 50)]));
+    setTimeout(between, 100);
+    setTimeout(() => req.end(Buffer.concat([photo.subarray(50), tail])), 400);
+  });
+}
