@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
@@ -17,25 +18,38 @@ function postgresAnswers(): Promise<boolean> {
   });
 }
 
+/** Test files that need PostgreSQL in the SQLite run too (they ask for POSTGRES_AVAILABLE, tests/support/backend.ts). */
+function filesNeedingPostgres(): string[] {
+  const dir = 'tests/server';
+  return readdirSync(dir).filter((f) => f.endsWith('.test.ts') && readFileSync(`${dir}/${f}`, 'utf8').includes('POSTGRES_AVAILABLE'));
+}
+
 /**
  * Unit, component and server tests; the server tests run a second time on
- * PostgreSQL (the backend matrix). Where PostgreSQL is absent, that half is
- * left out with a notice, unless REQUIRE_POSTGRES is set (CI sets it).
+ * PostgreSQL (the backend matrix). Where PostgreSQL is absent, what needs it
+ * is left out, named in one line, unless REQUIRE_POSTGRES is set (CI sets it).
  */
 export default defineConfig(async () => {
   const postgres = await postgresAnswers();
   if (!postgres) {
     if (process.env.REQUIRE_POSTGRES) throw new Error(`REQUIRE_POSTGRES is set, but PostgreSQL does not answer at ${where}`);
-    console.warn(`PostgreSQL does not answer at ${where}: the server tests run on SQLite only.`);
+    // Vitest reads this file more than once in a run (its projects extend it): one notice is enough.
+    if (!process.env.POSTGRES_NOTICE_SHOWN) {
+      console.warn(
+        `PostgreSQL does not answer at ${where}: skipped the server tests' PostgreSQL run and ${filesNeedingPostgres().join(', ')}; everything else runs.`,
+      );
+    }
+    process.env.POSTGRES_NOTICE_SHOWN = '1';
   }
+  const env = { TEST_POSTGRES_AVAILABLE: postgres ? '1' : '' };
   return mergeConfig(viteConfig, {
     test: {
       // Each project names its own files (a file list in the shared options would be added to each project's).
       environment: 'node',
       projects: [
-        { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.{ts,tsx}'] } },
+        { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.{ts,tsx}'], env } },
         ...(postgres
-          ? [{ extends: true, test: { name: 'postgres', include: ['tests/server/**/*.test.ts'], env: { TEST_BACKEND: 'postgres' } } }]
+          ? [{ extends: true, test: { name: 'postgres', include: ['tests/server/**/*.test.ts'], env: { ...env, TEST_BACKEND: 'postgres' } } }]
           : []),
       ],
     },

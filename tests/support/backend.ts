@@ -4,6 +4,9 @@ import pg from 'pg';
 /** The backend the server tests run on: the test matrix runs them once per backend (vitest.config.ts). */
 export const BACKEND: 'sqlite' | 'postgres' = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
+/** Whether PostgreSQL answers (vitest.config.ts asks before the run): tests that need it in the SQLite run check this. */
+export const POSTGRES_AVAILABLE = process.env.TEST_POSTGRES_AVAILABLE === '1';
+
 /** The PostgreSQL server of the development and CI machines (trust auth). */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
