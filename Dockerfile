@@ -1,24 +1,24 @@
 # The portal as one container: built with the dev tools, run on plain Node
 # with production dependencies only, as the unprivileged `node` user.
-FROM node:20-bookworm-slim AS build
+# Node 24 LTS: the line CI runs the whole suite on. Nothing is compiled (SQLite is Node's own
+# node:sqlite; sharp and esbuild come prebuilt in their npm packages), so no toolchain is installed.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 builds from source where its prebuilt binary cannot be fetched.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
 WORKDIR /app
-COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/package.json /app/package-lock.json /app/.npmrc ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/web ./dist/web
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/brands ./brands
 COPY --from=build /app/schemas ./schemas
-COPY --from=build /app/src/cli/npm-start.mjs ./src/cli/npm-start.mjs
+COPY --from=build /app/src/cli/npm-start.mjs /app/src/cli/supported-node.mjs ./src/cli/
 RUN mkdir -m 700 /data && chown node:node /data
 USER node
 VOLUME /data
