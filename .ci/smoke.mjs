@@ -12,7 +12,10 @@ import sharp from 'sharp';
 
 const freePort = () =>
   new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => server.close(() => resolve(server.address().port)));
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
 
 function check(ok, what) {
