@@ -22,13 +22,11 @@
  * picks backends by a part of their label.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import sharp from 'sharp';
-import { openStorage } from '../src/server/storage/storage';
+import { openStorage } from '../src/server/storage/open-storage';
 import { simpleRequest } from '../tests/fixtures/requests';
 import { freshPostgres } from '../tests/support/backend';
 import type { BenchFigure } from './figures';
@@ -41,23 +39,18 @@ const WARMUP_SUBMITS = Math.min(3_000, MEASURED_SUBMITS);
 const BASELINE_REQUESTS = 60_000;
 const SEED_ROWS_PER_INSERT = 500;
 
-/** Photo names registered as uploaded, two per submit to come, each a file of `bytes` (the desk's mail attaches them). */
+/** Photo names registered as uploaded, two per submit to come, each of `bytes` (the desk's mail attaches them). */
 export async function seedPhotos(dataDir: string, count: number, bytes: Buffer, databaseUrl = ''): Promise<string[]> {
   const storage = await openStorage({ dataDir, databaseUrl, databasePoolSize: 1 });
   const names = Array.from({ length: count }, () => `${randomUUID()}.jpg`);
-  // PostgreSQL keeps a photo's bytes in its row (every instance reads them); SQLite in a file beside the database.
-  const inRows = storage.sql.dialect === 'postgres';
-  const row = (name: string) => (inRows ? [name, Date.now(), 'bench', bytes.length, bytes] : [name, Date.now(), 'bench', bytes.length]);
-  const columns = inRows ? '(name, created_at, owner, bytes, data)' : '(name, created_at, owner, bytes)';
-  const values = inRows ? '(?, ?, ?, ?, ?)' : '(?, ?, ?, ?)';
-  await storage.sql.transaction(async (tx) => {
+  try {
     for (let at = 0; at < names.length; at += SEED_ROWS_PER_INSERT) {
-      const chunk = names.slice(at, at + SEED_ROWS_PER_INSERT);
-      await tx.run(`INSERT INTO photos ${columns} VALUES ${chunk.map(() => values).join(', ')}`, chunk.flatMap(row));
+      const rows = names.slice(at, at + SEED_ROWS_PER_INSERT).map((name) => ({ name, created_at: Date.now(), request_id: null, owner: 'bench', bytes: bytes.length, data: bytes }));
+      await storage.photos.import(rows);
     }
-  });
-  await storage.close();
-  if (!inRows) for (const name of names) writeFileSync(join(dataDir, 'photos', name), bytes);
+  } finally {
+    await storage.close();
+  }
   return names;
 }
 
@@ -133,29 +126,31 @@ const HOUR_MS = 3_600_000;
 
 /**
  * CPU seconds used so far by the PostgreSQL backends serving `databaseUrl` (the servers' pool
- * connections, open from the warm-up on; same machine). The WAL writer and checkpointer are shared
+ * connections, open from the warm-up on; same machine): the processes whose title names the
+ * database (`postgres: <user> <database> <client> …`). The WAL writer and checkpointer are shared
  * with other databases and not counted.
  */
-async function postgresCpuSeconds(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    return rows.reduce((sum, { pid }) => sum + cpuSeconds(pid), 0);
-  } finally {
-    await client.end();
+function postgresCpuSeconds(databaseUrl: string): number {
+  const database = new URL(databaseUrl).pathname.slice(1);
+  let sum = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const title = (() => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    if (title.startsWith('postgres: ') && title.split(' ')[2] === database) sum += cpuSeconds(Number(pid));
   }
+  return sum;
 }
 
 /** Deliveries queued since `since` (the measured load's start), and deliveries sent since then (the oldest go first). */
 async function deliveriesSince(dataDir: string, databaseUrl: string, since: number): Promise<{ queued: number; sent: number }> {
   const storage = await openStorage({ dataDir, databaseUrl, databasePoolSize: 1 }, { readonly: true });
   try {
-    const [row] = await storage.sql.all<{ queued: number; sent: number }>(
-      'SELECT SUM(CASE WHEN queued_at >= ? THEN 1 ELSE 0 END) AS queued, SUM(CASE WHEN sent_at >= ? THEN 1 ELSE 0 END) AS sent FROM outbox',
-      [since, since],
-    );
-    return row;
+    return await storage.deliveriesSince(since);
   } finally {
     await storage.close();
   }
@@ -182,13 +177,13 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
     const busyBefore = loadavg()[0];
     // CPU per submit tells whether the server or the load generator limits the rate on 2 shared cores.
     const serverCpu = () => servers.reduce((sum, s) => sum + cpuSeconds(s.child.pid!), 0);
-    const postgresBefore = db ? await postgresCpuSeconds(db.url) : 0;
+    const postgresBefore = db ? postgresCpuSeconds(db.url) : 0;
     const [serverBefore, benchBefore, since] = [serverCpu(), process.cpuUsage(), Date.now()];
     const load = await submitLoad(servers, MEASURED_SUBMITS, photos.slice(2 * WARMUP_SUBMITS));
     const serverUs = ((serverCpu() - serverBefore) * 1e6) / load.answered;
     const { user, system } = process.cpuUsage(benchBefore);
     const benchUs = (user + system) / load.answered;
-    const postgresUs = db ? (((await postgresCpuSeconds(db.url)) - postgresBefore) * 1e6) / load.answered : 0;
+    const postgresUs = db ? ((postgresCpuSeconds(db.url) - postgresBefore) * 1e6) / load.answered : 0;
     const deliveries = await deliveriesSince(servers[0].dataDir, db?.url ?? '', since);
     const durability = postgres ? 'a transaction per submit, synchronous_commit=on' : 'group commit, WAL + synchronous=FULL';
     const split = instances > 1 ? ` (${CONNECTIONS / instances} to each of ${instances} server processes)` : '';

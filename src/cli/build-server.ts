@@ -15,7 +15,7 @@ export const SERVER_ENTRIES = {
   start: 'src/cli/start.ts',
   server: 'src/server/server.ts',
   requests: 'src/cli/requests.ts',
-  'request-writer-thread': 'src/server/storage/request-writer-thread.ts',
+  'sqlite-writer': 'src/server/storage/sqlite/writer-entry.ts',
 };
 
 export async function buildServer(outdir = `${root}dist/server`): Promise<void> {

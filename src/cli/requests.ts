@@ -18,7 +18,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { formSchemas, requestFields } from '../core/form-schemas';
 import { findSubjectData } from '../server/privacy/subject-data';
-import { openStorage, type Storage } from '../server/storage/storage';
+import { openStorage } from '../server/storage/open-storage';
+import type { Storage } from '../server/storage/port';
 import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { eraseSubject } from './requests/subject-access';
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
   const readonly = command === 'deliveries' || command === 'show' || command === 'export';
   const storage = await openStorage({ dataDir, databaseUrl: process.env.DATABASE_URL ?? '', databasePoolSize: 2 }, { readonly });
   try {
-    if (command === 'deliveries') for (const line of formatDeliveries(await listDeliveries(storage.sql))) console.log(line);
+    if (command === 'deliveries') for (const line of formatDeliveries(await listDeliveries(storage))) console.log(line);
     else if (command === 'redeliver') await queueAgain(storage, reference);
     else if (command === 'show') await showSubject(storage, values.email!, values['photos-to']);
     else if (command === 'erase') await eraseCommand(storage, dataDir, values.email!);
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
 }
 
 async function queueAgain(storage: Storage, reference: string): Promise<void> {
-  const queued = await redeliver(storage.sql, reference);
+  const queued = await redeliver(storage, reference);
   if (queued === undefined) {
     console.error(`No request with reference ${reference}.`);
     process.exit(1);
@@ -125,7 +126,7 @@ async function queueAgain(storage: Storage, reference: string): Promise<void> {
 
 /** Prints what is held about the person; with --photos-to, also writes their photos there to hand over. */
 async function showSubject(storage: Storage, email: string, photosTo: string | undefined): Promise<void> {
-  const held = await findSubjectData(storage.sql, email);
+  const held = await findSubjectData(storage, email);
   if (photosTo) {
     mkdirSync(photosTo, { recursive: true, mode: 0o700 });
     for (const name of held.requests.flatMap((r) => r.photos)) {
@@ -137,7 +138,7 @@ async function showSubject(storage: Storage, email: string, photosTo: string | u
 }
 
 async function eraseCommand(storage: Storage, dataDir: string, email: string): Promise<void> {
-  const erased = await eraseSubject({ sql: storage.sql, photos: storage.photos, dataDir }, email);
+  const erased = await eraseSubject({ storage, dataDir }, email);
   // Counts only: the log of an erasure must not itself hold the personal data.
   console.error(JSON.stringify({ event: 'erasure', at: new Date().toISOString(), ...erased }));
 }
@@ -153,10 +154,7 @@ async function exportRequests(storage: Storage, format: 'jsonl' | 'csv', separat
   if (format === 'csv') await write(COLUMNS.map(csvCell).join(separator));
   let count = 0;
   for (let after = 0; ; ) {
-    const rows = await storage.sql.all<StoredRow & { id: number }>(
-      'SELECT id, reference, created_at, brand, variant, locale, payload FROM requests WHERE id > ? ORDER BY id LIMIT ?',
-      [after, PAGE],
-    );
+    const rows = await storage.requestsAfter(after, PAGE);
     for (const row of rows) await write(exportLine(row, format, separator));
     count += rows.length;
     if (rows.length < PAGE) break;

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
@@ -8,15 +7,15 @@ import { repairAjvOptions } from '../core/ajv-options';
 import { formSchemas, photoRules } from '../core/form-schemas';
 import { loadBrands } from './brands';
 import type { ServerConfig } from './config';
-import { mailSender } from './mail/mail-sender';
-import { createMailTransport, removeMailLeftovers } from './mail/transport';
+import { webhookSigners } from './delivery/webhook/webhook-sender';
+import { Intake } from './intake/submit-request';
+import { RequestStore } from './intake/request-store';
 import { PortalMetrics } from './metrics';
-import { OutboxRows } from './outbox/outbox-rows';
-import { OutboxWorker } from './outbox/outbox-worker';
+import { startDeliveryWorkers } from './outbox/delivery-workers';
+import { DiskGuard } from './photos/disk-guard';
 import { FairQueue } from './photos/fair-queue';
 import { PhotoIntake } from './photos/photo-intake';
 import { PhotoLinks, photoLinkSecret } from './photos/photo-links';
-import { StorageGuard } from './photos/storage-guard';
 import { schedulePhotoSweep } from './photos/photo-sweep';
 import { scheduleRetention } from './privacy/retention';
 import { installDrainOnClose } from './plugins/drain-on-close';
@@ -33,12 +32,9 @@ import { metricsRoute } from './routes/metrics';
 import { noScriptFormRoute } from './routes/no-script-form';
 import { photosRoute } from './routes/photos';
 import { portalRoutes } from './routes/portal';
-import { OUTBOX_DIR } from './storage/data-dirs';
-import { RequestStore } from './storage/request-store';
-import { openStorage } from './storage/storage';
+import { openStorage } from './storage/open-storage';
 import { FormDataValidator } from './validation/form-data-validator';
 import { RequestValidator } from './validation/request-validator';
-import { createWebhookSender, webhookSigners } from './webhook/webhook-sender';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,72 +74,36 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
 
   const signers = webhookSigners(brands, config.secretsEnv);
   const storage = await openStorage(config, { log: app.log });
-  const { sql, photos } = storage;
+  const { photos } = storage;
   await photos.tidy(config.photoTtlMs);
   const links = new PhotoLinks(photoLinkSecret(config.photoUrlSecret, config.dataDir), config.publicUrl, config.photoUrlTtlMs);
-
-  const outboxDir = join(config.dataDir, OUTBOX_DIR);
-  await removeMailLeftovers(outboxDir);
-  const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, outboxDir);
   const writer = await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
-  const metrics = new PortalMetrics(sql, () => storage.state.up && writer.alive);
-  const onAttempt = metrics.deliveryAttempt.bind(metrics);
-  const recordDeliveries = writer.recordDeliveries.bind(writer);
-  const mailWorker = new OutboxWorker(
-    new OutboxRows(sql, 'mail', config.deliveryLeaseMs, recordDeliveries),
-    mailSender(mail, { brands, fromAddress: config.mailFrom, readPhoto: (name) => photos.read(name) }),
-    {
-      // Twice the pooled connections: each has its next mail ready while results are recorded.
-      maxInFlight: 2 * config.smtpMaxConnections,
-      retryBaseMs: config.mailRetryBaseMs,
-      maxAttempts: config.mailMaxAttempts,
-      pollIntervalMs: config.mailPollIntervalMs,
-    },
-    app.log,
-    onAttempt,
-  );
-  const webhooks = createWebhookSender({
+  const metrics = new PortalMetrics(storage, () => storage.state.up && writer.alive);
+  const deliveries = await startDeliveryWorkers({
+    config,
     brands,
-    signers,
+    storage,
+    writer,
     links,
-    timeoutMs: config.webhookTimeoutMs,
-    maxInFlight: config.webhookMaxInFlight,
-    ca: config.webhookCaFile ? readFileSync(config.webhookCaFile) : undefined,
+    signers,
+    log: app.log,
+    onAttempt: metrics.deliveryAttempt.bind(metrics),
   });
-  const webhookWorker = new OutboxWorker(
-    new OutboxRows(sql, 'webhook', config.deliveryLeaseMs, recordDeliveries),
-    webhooks.deliver,
-    {
-      maxInFlight: config.webhookMaxInFlight,
-      retryBaseMs: config.webhookRetryBaseMs,
-      maxAttempts: config.webhookMaxAttempts,
-      pollIntervalMs: config.mailPollIntervalMs,
-    },
-    app.log,
-    onAttempt,
-  );
   const store = new RequestStore(writer);
-  const stopSweep = schedulePhotoSweep(
-    photos,
-    { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs },
-    app.log,
-  );
+  const intake = new Intake(store, new RequestValidator(), (brand) => metrics.requestAccepted(brand));
+  const stopSweep = schedulePhotoSweep(photos, { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs }, app.log);
   const stopRetention = scheduleRetention(
-    { sql, photos, dataDir: config.dataDir },
+    { storage, dataDir: config.dataDir },
     { retentionMs: config.retentionMs, intervalMs: config.retentionIntervalMs },
     app.log,
   );
-  mailWorker.start();
-  webhookWorker.start();
   // Runs after the server stopped taking requests and in-flight ones finished.
   app.addHook('onClose', async () => {
     stopSweep();
     await stopRetention();
     // The workers record their last results through the writer, so they stop before it closes.
-    await Promise.all([mailWorker.stop(), webhookWorker.stop()]);
+    await deliveries.stop();
     await store.close();
-    mail.close();
-    webhooks.close();
     await storage.close();
   });
 
@@ -159,27 +119,24 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   await app.register(cookie);
 
   const rules = uploadRules();
-  const intake = new PhotoIntake(photos, rules, config.photoBudget, new FairQueue(config.photoDecoding));
-  await app.register(healthRoutes, { sql, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
-  const room = new StorageGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
-  await app.register(imagesRoute, { intake, rules, storage: room, rateLimit: config.rateLimits.uploads, metrics });
-  const requestValidator = new RequestValidator();
-  await app.register(formsRoute, { brands, validator: requestValidator, store, rateLimit: config.rateLimits.submits, metrics });
+  const photoIntake = new PhotoIntake(photos, rules, config.photoBudget, new FairQueue(config.photoDecoding));
+  await app.register(healthRoutes, { storage, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
+  const room = new DiskGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
+  await app.register(imagesRoute, { intake: photoIntake, rules, room, rateLimit: config.rateLimits.uploads, metrics });
+  await app.register(formsRoute, { brands, intake, rateLimit: config.rateLimits.submits });
   // Pages after a post without scripts are rendered by the prerender's SSR build (npm run build).
   const seededPages = new SeededPages(join(config.webRoot, 'ssr', 'entry-server.js'), pages);
-  const sent = new SentRequests(sql);
+  const sent = new SentRequests(storage);
   await app.register(noScriptFormRoute, {
     brands,
-    intake,
+    photos: photoIntake,
     rules,
-    storage: room,
+    room,
     formValidator: new FormDataValidator(),
-    requestValidator,
-    store,
+    intake,
     pages: seededPages,
     sent,
     rateLimit: config.rateLimits.submits,
-    metrics,
   });
   await app.register(photosRoute, { links, photos });
   await app.register(metricsRoute, { metrics, token: config.metricsToken });

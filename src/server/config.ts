@@ -81,6 +81,7 @@ export interface ServerConfig {
   mailRetryBaseMs: number;
   mailMaxAttempts: number;
   mailPollIntervalMs: number;
+  webhookPollIntervalMs: number;
   minFreeDiskBytes: number;
   logLevel: string;
 }
@@ -246,6 +247,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     mailRetryBaseMs: integer(env, 'MAIL_RETRY_BASE_MS', 30_000, 10),
     mailMaxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1),
     mailPollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 50, 10),
+    webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 50, 10),
     minFreeDiskBytes: integer(env, 'MIN_FREE_DISK_MB', 256, 0) * MB,
     logLevel: text(env, 'LOG_LEVEL', 'info'),
   };

@@ -1,7 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { DELIVERY_KINDS, type DeliveryKind } from './outbox/delivery';
+import { DELIVERY_KINDS } from './delivery/kinds';
 import type { AttemptOutcome } from './outbox/outbox-worker';
-import type { Sql } from './storage/sql';
+import type { Storage } from './storage/port';
+import type { OutboxFigures } from './storage/records';
 
 /**
  * The portal's Prometheus metrics (served at /metrics). Counters count what
@@ -30,7 +31,7 @@ export class PortalMetrics {
   });
 
   /** `databaseUp`: whether requests can be stored now; while not, the outbox gauges keep their last values. */
-  constructor(sql: Sql, databaseUp: () => boolean) {
+  constructor(storage: Pick<Storage, 'outboxFigures'>, databaseUp: () => boolean) {
     // Process figures (CPU, memory, event-loop lag) beside the portal's own.
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -42,37 +43,38 @@ export class PortalMetrics {
       },
     });
     // A scrape during an outage still answers: figures read from the database are skipped, not failed.
-    const read = async <T>(query: string): Promise<T[] | undefined> => (databaseUp() ? sql.all<T>(query).catch(() => undefined) : undefined);
-    const byKindGauge = (name: string, help: string, query: string) =>
+    // One read serves every gauge of a scrape (they are collected together).
+    let read: { at: number; figures: Promise<OutboxFigures | undefined> } | undefined;
+    const figures = () => {
+      if (!read || Date.now() - read.at > 1000) {
+        read = { at: Date.now(), figures: databaseUp() ? storage.outboxFigures().catch(() => undefined) : Promise.resolve(undefined) };
+      }
+      return read.figures;
+    };
+    const byKindGauge = (name: string, help: string, read: (f: OutboxFigures) => Record<string, number>) =>
       new Gauge({
         name,
         help,
         labelNames: ['kind'],
         registers: [this.registry],
         async collect() {
-          const rows = await read<{ kind: string; n: number }>(query);
-          if (!rows) return;
+          const found = await figures();
+          if (!found) return;
           // Every kind is present, 0 included, so an alert never meets a missing series.
           for (const kind of DELIVERY_KINDS) this.set({ kind }, 0);
-          for (const row of rows) this.set({ kind: row.kind }, row.n);
+          for (const [kind, n] of Object.entries(read(found))) this.set({ kind }, n);
         },
       });
-    byKindGauge('portal_outbox_pending', 'Deliveries queued and not yet delivered, by kind.',
-      'SELECT kind, COUNT(*) AS n FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL GROUP BY kind',
-    );
-    byKindGauge('portal_outbox_failed', 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).',
-      'SELECT kind, COUNT(*) AS n FROM outbox WHERE failed_at IS NOT NULL GROUP BY kind',
-    );
+    byKindGauge('portal_outbox_pending', 'Deliveries queued and not yet delivered, by kind.', (f) => f.pendingByKind);
+    byKindGauge('portal_outbox_failed', 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).', (f) => f.failedByKind);
     new Gauge({
       name: 'portal_outbox_oldest_pending_age_seconds',
       help: 'Age of the oldest delivery still pending; 0 when none is.',
       registers: [this.registry],
       async collect() {
-        const rows = await read<{ at: number | null }>(
-          'SELECT MIN(COALESCE(queued_at, next_attempt_at)) AS at FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL',
-        );
-        if (!rows) return;
-        const [{ at }] = rows;
+        const found = await figures();
+        if (!found) return;
+        const at = found.oldestPendingAt;
         this.set(at === null ? 0 : Math.max(0, (Date.now() - at) / 1000));
       },
     });
@@ -86,7 +88,7 @@ export class PortalMetrics {
     this.uploads.inc({ outcome, reason });
   }
 
-  deliveryAttempt(kind: DeliveryKind, outcome: AttemptOutcome): void {
+  deliveryAttempt(kind: string, outcome: AttemptOutcome): void {
     this.attempts.inc({ kind, outcome });
   }
 }

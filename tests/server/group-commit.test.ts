@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GroupCommit, type Outcome } from '../../src/server/storage/group-commit';
-import { openStorage, type Storage } from '../../src/server/storage/storage';
-import type { WriteItem } from '../../src/server/storage/write-item';
+import { GroupCommit } from '../../src/server/storage/group-commit';
+import { openStorage } from '../../src/server/storage/open-storage';
+import type { Outcome, Storage } from '../../src/server/storage/port';
+import type { NewRequest } from '../../src/server/storage/records';
 import { BACKEND, backendEnv } from '../support/backend';
+import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 
 describe('GroupCommit', () => {
   it('hands the items of one event-loop turn to a single commit and answers each with its own outcome', async () => {
@@ -31,11 +33,13 @@ describe('GroupCommit', () => {
 describe('request writer (the backend under test)', () => {
   let dir: string;
   let storage: Storage;
+  let probe: DatabaseProbe;
   let drop: () => Promise<void>;
   let closeWriter: () => Promise<void>;
   afterEach(async () => {
     await closeWriter();
     await storage.close();
+    await probe.close();
     await drop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -44,9 +48,11 @@ describe('request writer (the backend under test)', () => {
     dir = mkdtempSync(join(tmpdir(), 'writer-test-'));
     const backend = await backendEnv();
     drop = backend.drop;
-    storage = await openStorage({ dataDir: dir, databaseUrl: backend.env.DATABASE_URL ?? '', databasePoolSize: 4 });
+    const where = { dataDir: dir, databaseUrl: backend.env.DATABASE_URL ?? '' };
+    storage = await openStorage({ ...where, databasePoolSize: 4 });
+    probe = probeDatabase(where);
     for (const name of photos) {
-      const temp = storage.photos.folder.tempPath();
+      const temp = storage.photos.tempPath();
       writeFileSync(temp, 'jpeg');
       const stored = await storage.photos.add(temp, 'jpg', '192.0.2.1');
       named.set(name, stored.name);
@@ -58,7 +64,7 @@ describe('request writer (the backend under test)', () => {
 
   /** Photos get generated names when stored: the test's own names map to them. */
   const named = new Map<string, string>();
-  const item = (reference: string, image1: string, image2: string, idempotencyKey?: string): WriteItem => {
+  const item = (reference: string, image1: string, image2: string, idempotencyKey?: string): NewRequest => {
     const [a, b] = [named.get(image1)!, named.get(image2)!];
     return {
       brand: 'ilve',
@@ -69,7 +75,7 @@ describe('request writer (the backend under test)', () => {
       image2: b,
       idempotencyKey,
       reference,
-      deliveries: [{ kind: 'confirmation', to: 'klant@example.com', subject: 's', text: 't' }],
+      deliveries: [{ kind: 'confirmation', channel: 'mail', to: 'klant@example.com', subject: 's', text: 't', limitKey: 'klant@example.com' }],
     };
   };
 
@@ -85,7 +91,7 @@ describe('request writer (the backend under test)', () => {
     // the database decides which of two claims on a.jpg wins. Either way: one row per key, a photo used once.
     const values = outcomes.map((o) => o.ok && o.value);
     expect(values[1]).toEqual({ kind: 'stored', reference: 'r1', replay: true });
-    const stored = (await storage.sql.all<{ reference: string }>('SELECT reference FROM requests ORDER BY reference')).map((r) => r.reference);
+    const stored = (await probe.all<{ reference: string }>('SELECT reference FROM requests ORDER BY reference')).map((r) => r.reference);
     if (BACKEND === 'sqlite') {
       expect(values).toEqual([
         { kind: 'stored', reference: 'r1', replay: false },
@@ -96,9 +102,9 @@ describe('request writer (the backend under test)', () => {
     }
     expect(stored.length).toBe(2);
     expect(stored).toContain('r1');
-    const claims = await storage.sql.all<{ n: number }>('SELECT COUNT(*) AS n FROM photos WHERE request_id IS NOT NULL');
+    const claims = await probe.all<{ n: number }>('SELECT COUNT(*) AS n FROM photos WHERE request_id IS NOT NULL');
     expect(claims).toEqual([{ n: 4 }]);
-    expect(await storage.sql.all('SELECT COUNT(*) AS n FROM outbox')).toEqual([{ n: 2 }]);
+    expect(await probe.all('SELECT COUNT(*) AS n FROM outbox')).toEqual([{ n: 2 }]);
   });
 
   it('answers a key used before: the same request as a replay, another one as a conflict, even one naming a photo twice', async () => {
@@ -106,7 +112,7 @@ describe('request writer (the backend under test)', () => {
     expect(await writer.write([item('r1', 'a.jpg', 'b.jpg', 'key-1')])).toEqual([{ ok: true, value: { kind: 'stored', reference: 'r1', replay: false } }]);
     const later = await writer.write([item('r2', 'a.jpg', 'b.jpg', 'key-1'), item('r3', 'c.jpg', 'c.jpg', 'key-1')]);
     expect(later.map((o) => o.ok && o.value)).toEqual([{ kind: 'stored', reference: 'r1', replay: true }, { kind: 'key-conflict' }]);
-    const stored = await storage.sql.all<{ reference: string }>('SELECT reference FROM requests');
+    const stored = await probe.all<{ reference: string }>('SELECT reference FROM requests');
     expect(stored).toEqual([{ reference: 'r1' }]);
   });
 });

@@ -5,8 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { loadConfig, type ServerConfig } from '../../src/server/config';
-import type { Sql } from '../../src/server/storage/sql';
-import { openStorage } from '../../src/server/storage/storage';
+import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 import { backendEnv } from '../support/backend';
 import { simpleRequest } from '../fixtures/requests';
 import { freePort } from '../support/free-port';
@@ -18,7 +17,7 @@ export interface TestServer {
   dataDir: string;
   webRoot: string;
   /** The server's database (SQLite or PostgreSQL, as the test matrix runs), to look into what it stored. */
-  sql: Sql;
+  sql: DatabaseProbe;
   /** Closes the app (if still open) and removes the temp folders. */
   dispose(): Promise<void>;
 }
@@ -71,13 +70,13 @@ async function withDatabase(
   root: string,
   drop: () => Promise<void>,
 ): Promise<TestServer> {
-  const storage = await openStorage(server.config);
+  const probe = probeDatabase(server.config);
   return {
     ...server,
-    sql: storage.sql,
+    sql: probe,
     async dispose() {
       await server.app.close();
-      await storage.close();
+      await probe.close();
       await drop();
       rmSync(root, { recursive: true, force: true });
     },

@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/storage/database';
-import type { Sql } from '../../src/server/storage/sql';
-import { openStorage, type Storage } from '../../src/server/storage/storage';
+import { DatabaseSync } from 'node:sqlite';
+import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 import { BACKEND, freshPostgres, POSTGRES_AVAILABLE, type FreshDatabase } from '../support/backend';
 import { buildTestApp, extendedRequest, injectSubmit, injectUpload, png, simpleRequest, storedPhoto, until, type TestServer } from './helpers';
 
@@ -44,7 +43,7 @@ function tableRow(stdout: string, label: string): string[] {
  * the move. A delivery's Message-ID is the one the SQLite server sent with (its row's, else derived from its
  * id), and the one PostgreSQL's row holds.
  */
-async function contents(sql: Sql) {
+async function contents(sql: DatabaseProbe) {
   const messageId = sql.dialect === 'sqlite' ? "COALESCE(o.message_id, 'outbox-' || o.id)" : 'o.message_id';
   const requests = await sql.all('SELECT reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at FROM requests ORDER BY reference');
   const photos = await sql.all(
@@ -111,7 +110,7 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
 
     const newer = mkdtempSync(join(tmpdir(), 'migrate-newer-'));
     cpSync(sqlite.dataDir, newer, { recursive: true });
-    const db2 = openDatabase(newer);
+    const db2 = new DatabaseSync(join(newer, 'requests.db'));
     db2.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)").run();
     db2.close();
     const ahead = await requestsCli({ DATA_DIR: newer, DATABASE_URL: db.url }, 'migrate-to-postgres');
@@ -131,9 +130,9 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
       db = await postgres();
       moved = await requestsCli({ DATA_DIR: sqlite.dataDir, DATABASE_URL: db.url }, 'migrate-to-postgres');
       // As moved, before a server on PostgreSQL starts delivering what is pending.
-      const target = await openStorage({ dataDir: sqlite.dataDir, databaseUrl: db.url, databasePoolSize: 1 });
-      stored = await contents(target.sql);
-      photos = await target.sql.all('SELECT name, data FROM photos');
+      const target = probeDatabase({ dataDir: sqlite.dataDir, databaseUrl: db.url });
+      stored = await contents(target);
+      photos = await target.all('SELECT name, data FROM photos');
       await target.close();
       pg = await buildTestApp({ DATABASE_URL: db.url, PHOTO_URL_SECRET });
     }, 60_000);
@@ -192,7 +191,7 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
     const env = { DATA_DIR: sqlite.dataDir, DATABASE_URL: db.url };
     expect((await requestsCli(env, 'migrate-to-postgres')).code).toBe(0);
     // What a run stopped half-way leaves: some requests (whole, with their photos and deliveries) and photos not there yet.
-    const target = await openStorage({ dataDir: sqlite.dataDir, databaseUrl: db.url, databasePoolSize: 1 });
+    const target = probeDatabase({ dataDir: sqlite.dataDir, databaseUrl: db.url });
     await forget(target, [keyed[1].reference, keyed[3].reference], unclaimed[0]);
     await target.close();
 
@@ -205,8 +204,8 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
     expect(third.stderr).toContain('requests: 5/5 (0 moved, 5 already there)');
     expect(third.code).toBe(0);
 
-    const check = await openStorage({ dataDir: sqlite.dataDir, databaseUrl: db.url, databasePoolSize: 1 });
-    expect(await contents(check.sql)).toEqual(await contents(sqlite.sql));
+    const check = probeDatabase({ dataDir: sqlite.dataDir, databaseUrl: db.url });
+    expect(await contents(check)).toEqual(await contents(sqlite.sql));
     await check.close();
   });
 
@@ -231,8 +230,8 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
       expect(there).toBeLessThan(5000);
       expect(tableRow(again.stdout, 'requests')).toEqual(['5000', '5000', 'ok']);
       expect(tableRow(again.stdout, 'photos of requests')).toEqual(['10000', '10000', 'ok']);
-      const check = await openStorage({ dataDir: grown, databaseUrl: db.url, databasePoolSize: 1 });
-      const [{ requests, references }] = await check.sql.all<{ requests: number; references: number }>(
+      const check = probeDatabase({ dataDir: grown, databaseUrl: db.url });
+      const [{ requests, references }] = await check.all<{ requests: number; references: number }>(
         'SELECT count(*) AS requests, count(DISTINCT reference) AS "references" FROM requests',
       );
       await check.close();
@@ -246,8 +245,8 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
     const db = await postgres();
     const env = { DATA_DIR: sqlite.dataDir, DATABASE_URL: db.url };
     expect((await requestsCli(env, 'migrate-to-postgres')).code).toBe(0);
-    const target = await openStorage({ dataDir: sqlite.dataDir, databaseUrl: db.url, databasePoolSize: 1 });
-    await target.sql.run('UPDATE outbox SET sent_at = NULL WHERE id = (SELECT min(id) FROM outbox WHERE sent_at IS NOT NULL)');
+    const target = probeDatabase({ dataDir: sqlite.dataDir, databaseUrl: db.url });
+    await target.run('UPDATE outbox SET sent_at = NULL WHERE id = (SELECT min(id) FROM outbox WHERE sent_at IS NOT NULL)');
     await target.close();
 
     const again = await requestsCli(env, 'migrate-to-postgres');
@@ -289,7 +288,7 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
 function grownCopy(dataDir: string, times: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'migrate-grown-'));
   cpSync(dataDir, dir, { recursive: true });
-  const db = openDatabase(dir);
+  const db = new DatabaseSync(join(dir, 'requests.db'));
   const originals = db.prepare('SELECT max(id) AS n FROM requests').get() as { n: number };
   const claimed = db.prepare('SELECT name FROM photos WHERE request_id IS NOT NULL').all() as { name: string }[];
   const cloneOf = `JOIN requests r ON r.id = x.request_id JOIN requests c ON c.reference = r.reference || '-' || ? WHERE r.id <= ?`;
@@ -319,14 +318,12 @@ function grownCopy(dataDir: string, times: number): string {
 }
 
 /** Removes requests (with their photos and deliveries) and an unclaimed photo from PostgreSQL. */
-async function forget(target: Storage, references: string[], photo: string): Promise<void> {
-  await target.sql.transaction(async (tx) => {
-    const ids = (await tx.all<{ id: number }>('SELECT id FROM requests WHERE reference IN (?, ?)', references)).map((r) => r.id);
-    for (const id of ids) {
-      await tx.run('DELETE FROM photos WHERE request_id = ?', [id]);
-      await tx.run('DELETE FROM outbox WHERE request_id = ?', [id]);
-      await tx.run('DELETE FROM requests WHERE id = ?', [id]);
-    }
-    await tx.run('DELETE FROM photos WHERE name = ?', [photo]);
-  });
+async function forget(target: DatabaseProbe, references: string[], photo: string): Promise<void> {
+  const ids = (await target.all<{ id: number }>('SELECT id FROM requests WHERE reference IN (?, ?)', references)).map((r) => r.id);
+  for (const id of ids) {
+    await target.run('DELETE FROM photos WHERE request_id = ?', [id]);
+    await target.run('DELETE FROM outbox WHERE request_id = ?', [id]);
+    await target.run('DELETE FROM requests WHERE id = ?', [id]);
+  }
+  await target.run('DELETE FROM photos WHERE name = ?', [photo]);
 }

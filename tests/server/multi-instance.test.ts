@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PhotoLinks } from '../../src/server/photos/photo-links';
-import { openPostgres } from '../../src/server/storage/postgres/postgres-sql';
-import type { Sql } from '../../src/server/storage/sql';
+import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 import { BACKEND, freshPostgres } from '../support/backend';
 import { freePort } from '../support/free-port';
 import { spawnServer, type ServerProcess } from '../support/server-process';
@@ -26,7 +25,7 @@ interface Instance {
 
 let A: Instance;
 let B: Instance;
-let sql: Sql;
+let sql: DatabaseProbe;
 let jpeg: Buffer;
 let pngBytes: Buffer;
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -124,7 +123,7 @@ describe.runIf(BACKEND === 'postgres')('two server processes on one PostgreSQL d
     [jpeg, pngBytes] = await Promise.all([jpegWithGps(), png()]);
     const db = await freshPostgres();
     cleanup.push(() => db.drop());
-    sql = openPostgres({ url: db.url, poolSize: 2 });
+    sql = probeDatabase({ dataDir: '', databaseUrl: db.url });
     cleanup.push(() => sql.close());
     const root = mkdtempSync(join(tmpdir(), 'multi-instance-'));
     cleanup.push(() => rmSync(root, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelayMs } from '../../src/server/outbox/retry-policy';
-import { retryAfter } from '../../src/server/webhook/webhook-sender';
+import { retryAfter } from '../../src/server/delivery/webhook/webhook-sender';
 
 describe('retryDelayMs', () => {
   it('doubles per attempt, spread by jitter between half and one and a half times', () => {

@@ -1,25 +1,11 @@
-import type { Sql } from '../../server/storage/sql';
+import type { Storage } from '../../server/storage/port';
+import type { Undelivered } from '../../server/storage/records';
 
-export interface DeliveryRow {
-  brand: string;
-  kind: string;
-  recipient: string;
-  reference: string;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: number;
-  failedAt: number | null;
-}
+export type DeliveryRow = Undelivered;
 
 /** Pending and failed deliveries, grouped by destination (brand, kind, recipient), oldest first. */
-export function listDeliveries(sql: Sql): Promise<DeliveryRow[]> {
-  return sql.all<DeliveryRow>(
-    `SELECT r.brand, o.kind, o.recipient, r.reference, o.attempts, o.last_error AS "lastError",
-            o.next_attempt_at AS "nextAttemptAt", o.failed_at AS "failedAt"
-     FROM outbox o JOIN requests r ON r.id = o.request_id
-     WHERE o.sent_at IS NULL
-     ORDER BY r.brand, o.kind, o.recipient, o.id`,
-  );
+export function listDeliveries(storage: Pick<Storage, 'undelivered'>): Promise<DeliveryRow[]> {
+  return storage.undelivered();
 }
 
 const KIND_NAMES: Record<string, string> = {
@@ -55,18 +41,15 @@ function when(at: number, now: number): string {
   return `${new Date(at).toISOString().replace('T', ' ').slice(0, 19)} UTC (${relative})`;
 }
 
+/** What `redeliver` sends again: the desk's copies, delivered or not; customer mails only if they failed for good. */
+const RESENT_KINDS = ['desk', 'webhook'];
+
 /**
  * Queues a request's deliveries again: its service-desk mail and webhook
  * (delivered or not; the webhook keeps its webhook-id, so a receiver that
  * has it already can ignore it), and customer mails that failed for good.
  * Returns how many were queued; undefined for an unknown reference.
  */
-export async function redeliver(sql: Sql, reference: string, now = Date.now()): Promise<number | undefined> {
-  const [request] = await sql.all<{ id: number }>('SELECT id FROM requests WHERE reference = ?', [reference]);
-  if (!request) return undefined;
-  return sql.run(
-    `UPDATE outbox SET sent_at = NULL, failed_at = NULL, attempts = 0, last_error = NULL, next_attempt_at = ?, queued_at = ?
-     WHERE request_id = ? AND (kind IN ('desk', 'webhook') OR failed_at IS NOT NULL)`,
-    [now, now, request.id],
-  );
+export function redeliver(storage: Pick<Storage, 'requeue'>, reference: string, now = Date.now()): Promise<number | undefined> {
+  return storage.requeue(reference, RESENT_KINDS, now);
 }

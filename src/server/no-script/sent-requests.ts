@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Sql } from '../storage/sql';
+import type { Storage } from '../storage/port';
 
 const cookieName = (brandId: string) => `portal-sent-${brandId}`;
 
@@ -10,7 +10,7 @@ const cookieName = (brandId: string) => `portal-sent-${brandId}`;
  * was confirmed to, as the scripted page remembers it for the tab's session.
  */
 export class SentRequests {
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly storage: Pick<Storage, 'requestByReference' | 'referenceOfKey'>) {}
 
   remember(req: FastifyRequest, reply: FastifyReply, brandId: string, reference: string): void {
     reply.setCookie(cookieName(brandId), reference, {
@@ -25,13 +25,12 @@ export class SentRequests {
   async sentTo(req: FastifyRequest, brandId: string): Promise<string | undefined> {
     const reference = req.cookies[cookieName(brandId)];
     if (!reference) return undefined;
-    const [row] = await this.sql.all<{ payload: string }>('SELECT payload FROM requests WHERE reference = ? AND brand = ?', [reference, brandId]);
-    return row ? (JSON.parse(row.payload) as { client_email?: string }).client_email : undefined;
+    const request = await this.storage.requestByReference(reference);
+    return request?.brand === brandId ? (JSON.parse(request.payload) as { client_email?: string }).client_email : undefined;
   }
 
   /** The reference stored under an idempotency key for the brand (a double post finds the first one). */
   async referenceOf(key: string, brandId: string): Promise<string | undefined> {
-    const [row] = await this.sql.all<{ reference: string }>('SELECT reference FROM requests WHERE idempotency_key = ? AND brand = ?', [key, brandId]);
-    return row?.reference;
+    return this.storage.referenceOfKey(key, brandId);
   }
 }

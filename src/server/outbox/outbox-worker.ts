@@ -1,8 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { DeliveryError } from '../delivery/kinds';
+import type { DeliveryUpdate, DueDelivery } from '../storage/records';
 import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
-import { DeliveryError, type DeliveryKind, type DueDelivery } from './delivery';
-import type { DeliveryUpdate, OutboxRows } from './outbox-rows';
 import { backoffMs, retryDelayMs } from './retry-policy';
+
+/** Where a worker's rows come from and go back to: the storage port's lease, and the request writer's recording. */
+export interface OutboxRows {
+  /** Up to `limit` due deliveries of the worker's channel, the longest due first, none of `busy`. */
+  take(limit: number, busy: ReadonlySet<number>, now: number): Promise<DueDelivery[]>;
+  /** Records attempts together: one commit for many. */
+  record(updates: readonly DeliveryUpdate[], now: number): Promise<void>;
+}
 
 /** The longest pause after the outbox could not be read or written (the database is down). */
 const MAX_PAUSE_MS = 10_000;
@@ -52,7 +60,7 @@ export class OutboxWorker {
     private readonly deliver: (delivery: DueDelivery) => Promise<void>,
     private readonly options: OutboxWorkerOptions,
     private readonly log: FastifyBaseLogger,
-    private readonly onAttempt: (kind: DeliveryKind, outcome: AttemptOutcome) => void = () => {},
+    private readonly onAttempt: (kind: string, outcome: AttemptOutcome) => void = () => {},
   ) {}
 
   start(): void {
@@ -90,7 +98,7 @@ export class OutboxWorker {
     if (free <= 0) return;
     const busy = new Set([...this.inFlight.keys(), ...this.unrecorded]);
     let rows: DueDelivery[];
-    this.looking = this.rows.take(free, busy);
+    this.looking = this.rows.take(free, busy, Date.now());
     try {
       rows = await this.looking;
       this.failures = 0;

@@ -4,8 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import { HttpError } from '../http-error';
 import type { FairQueue } from './fair-queue';
-import type { StoredPhotos } from '../storage/stored-photos';
-import type { PhotoFolder } from './photo-folder';
+import type { PhotoStore } from '../storage/photo-store';
 import { OverBudgetError, reencodePhoto, type DecodeBudget, type PhotoFormat } from './reencode';
 
 export interface PhotoRules {
@@ -28,20 +27,16 @@ const NO_SPACE = /no space left|ENOSPC/i;
 /**
  * Turns an uploaded file into a stored photo: raw bytes to a private temp
  * file (cut off at the size limit), type judged by content, re-encoded,
- * and stored under a generated name as unclaimed (StoredPhotos).
+ * and stored under a generated name as unclaimed (the storage's PhotoStore).
  */
 export class PhotoIntake {
   constructor(
-    private readonly photos: StoredPhotos,
+    private readonly photos: PhotoStore,
     private readonly rules: PhotoRules,
     private readonly budget: DecodeBudget,
     /** Decoding takes turns between clients (see clientKey), so one client's flood cannot hold up everyone. */
     private readonly decoding: FairQueue,
   ) {}
-
-  private get folder(): PhotoFolder {
-    return this.photos.folder;
-  }
 
   /**
    * Streams an upload to a temp file; 413 (and no file left) once it passes
@@ -51,26 +46,26 @@ export class PhotoIntake {
    * which sends the whole body before it reads the answer, gets its page.
    */
   async receive(stream: UploadStream, overLimit: 'abort' | 'finish' = 'abort'): Promise<string> {
-    const temp = this.folder.tempPath();
+    const temp = this.photos.tempPath();
     if (overLimit === 'abort') stream.once('limit', () => stream.destroy(new HttpError(413, tooLargeMessage(this.rules.maxBytes))));
     try {
       await pipeline(stream, createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
       if (stream.truncated) throw new HttpError(413, tooLargeMessage(this.rules.maxBytes));
       return temp;
     } catch (error) {
-      await this.folder.remove(temp);
+      await this.photos.removeTemp(temp);
       throw error;
     }
   }
 
   /** Removes a received file that will not be stored (the request turned out malformed). */
   async discard(received: string): Promise<void> {
-    await this.folder.remove(received);
+    await this.photos.removeTemp(received);
   }
 
   /** Checks and stores a received temp file of `client` (which it always removes); returns the stored name. */
   async store(received: string, client: string): Promise<string> {
-    const encoded = this.folder.tempPath();
+    const encoded = this.photos.tempPath();
     try {
       const mime = (await fileTypeFromFile(received))?.mime;
       const kind = mime && this.rules.types.includes(mime) ? FORMATS[mime] : undefined;
@@ -88,7 +83,7 @@ export class PhotoIntake {
       });
       return (await this.photos.add(encoded, kind.extension, client)).name;
     } finally {
-      await Promise.all([this.folder.remove(received), this.folder.remove(encoded)]);
+      await Promise.all([this.photos.removeTemp(received), this.photos.removeTemp(encoded)]);
     }
   }
 }

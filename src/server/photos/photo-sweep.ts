@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { StoredPhotos } from '../storage/stored-photos';
+import type { PhotoStore } from '../storage/photo-store';
 
 /** Removes photos no request has used within `ttlMs` (abandoned forms), every `intervalMs`; returns a stop function. */
 export function schedulePhotoSweep(
-  photos: StoredPhotos,
+  photos: PhotoStore,
   { ttlMs, intervalMs }: { ttlMs: number; intervalMs: number },
   log: FastifyBaseLogger,
 ): () => void {

@@ -1,31 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { eraseRequests, type Erased, type Holdings } from './personal-data';
 
-/**
- * Requests whose retention ran out: delivered (no mail of theirs still
- * waiting to be sent) and older than the cutoff, counted from the request
- * or its last delivery attempt, whichever came later.
- */
-async function expiredIds({ sql }: Holdings, cutoff: number, limit: number): Promise<number[]> {
-  const rows = await sql.all<{ id: number }>(
-    `SELECT r.id FROM requests r
-     WHERE r.created_at < ?
-       AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.request_id = r.id
-                       AND (o.sent_at IS NULL AND o.failed_at IS NULL OR coalesce(o.sent_at, o.failed_at) >= ?))
-     LIMIT ?`,
-    [cutoff, cutoff, limit],
-  );
-  return rows.map((r) => r.id);
-}
-
 /** Requests removed per transaction: a first run on a large database must not hold the write lock for long. */
 const BATCH = 500;
 
-/** Removes every request past its retention period with its photos, mails and files. */
+/**
+ * Removes every request past its retention period with its photos, mails and files: delivered (no mail
+ * of theirs still waiting to be sent) and older than the cutoff, counted from the request or its last
+ * delivery attempt, whichever came later.
+ */
 export async function enforceRetention(held: Holdings, retentionMs: number, now = Date.now()): Promise<Erased> {
   const total: Erased = { requests: 0, photos: 0, mails: 0, files: 0 };
   for (;;) {
-    const ids = await expiredIds(held, now - retentionMs, BATCH);
+    const ids = await held.storage.expiredRequests(now - retentionMs, BATCH);
     const erased = await eraseRequests(held, ids);
     for (const key of Object.keys(total) as (keyof Erased)[]) total[key] += erased[key];
     if (ids.length < BATCH) return total;

@@ -1,5 +1,5 @@
-import type { OutboxRow } from '../outbox/outbox-rows';
-import { jsonText, type Sql } from '../storage/sql';
+import type { Storage } from '../storage/port';
+import type { OutboxRow } from '../storage/records';
 
 /** One stored request with everything held for it, as shown to the person it is about. */
 export interface HeldRequest {
@@ -38,33 +38,21 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * subject-access request). Addresses compare without regard to case, as
  * mail servers treat them in practice.
  */
-export async function findSubjectData(sql: Sql, email: string): Promise<SubjectData> {
-  const address = email.trim().toLowerCase();
-  const requests = await sql.all<{ id: number; reference: string; brand: string; locale: string; payload: string; created_at: number }>(
-    `SELECT id, reference, brand, locale, payload, created_at FROM requests
-     WHERE lower(${jsonText(sql, 'payload', 'client_email')}) = ? ORDER BY id`,
-    [address],
-  );
-  const ids = new Set(requests.map((r) => r.id));
-  const toAddress = (await sql.all<OutboxRow>('SELECT * FROM outbox WHERE lower(recipient) = ? ORDER BY id', [address])).filter(
-    (m) => !ids.has(m.request_id),
-  );
-  const held: HeldRequest[] = [];
-  for (const r of requests) {
-    const photos = await sql.all<{ name: string }>('SELECT name FROM photos WHERE request_id = ? ORDER BY name', [r.id]);
-    const mails = await sql.all<OutboxRow>('SELECT * FROM outbox WHERE request_id = ? ORDER BY id', [r.id]);
-    held.push({
+export async function findSubjectData(storage: Pick<Storage, 'subjectData'>, email: string): Promise<SubjectData> {
+  const held = await storage.subjectData(email);
+  return {
+    requests: held.requests.map(({ request: r, photos, mails }) => ({
       id: r.id,
       reference: r.reference,
       brand: r.brand,
       locale: r.locale,
       createdAt: new Date(r.created_at).toISOString(),
       request: JSON.parse(r.payload) as Record<string, unknown>,
-      photos: photos.map((p) => p.name),
+      photos,
       mails: mails.map(heldMail),
-    });
-  }
-  return { requests: held, otherMails: toAddress.map(heldMail) };
+    })),
+    otherMails: held.otherMails.map(heldMail),
+  };
 }
 
 function heldMail(m: OutboxRow): HeldMail {

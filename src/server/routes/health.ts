@@ -1,10 +1,10 @@
 import { statfs } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Sql } from '../storage/sql';
-import type { RequestStore } from '../storage/request-store';
+import type { RequestStore } from '../intake/request-store';
+import type { Storage } from '../storage/port';
 
 export interface HealthRoutesOptions {
-  sql: Sql;
+  storage: Pick<Storage, 'ping'>;
   dataDir: string;
   minFreeDiskBytes: number;
   store: Pick<RequestStore, 'alive'>;
@@ -18,13 +18,13 @@ const RETRY_AFTER_SECONDS = 5;
  * runs, disk has room). A failed check is not logged here: the database's state is told once when it
  * changes (DatabaseState), not at every probe.
  */
-export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { sql, dataDir, minFreeDiskBytes, store }) => {
+export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { storage, dataDir, minFreeDiskBytes, store }) => {
 
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_req, reply) => {
     const problems: string[] = [];
-    if (!(await sql.all('SELECT 1').then(() => true, () => false))) problems.push('database');
+    if (!(await storage.ping().then(() => true, () => false))) problems.push('database');
     if (!store.alive) problems.push('writer');
     const disk = await statfs(dataDir).catch(() => undefined);
     if (!disk || disk.bavail * disk.bsize < minFreeDiskBytes) problems.push('disk');

@@ -5,13 +5,13 @@ import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
 import type { PortalMetrics } from '../metrics';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
-import type { StorageGuard } from '../photos/storage-guard';
+import type { DiskGuard } from '../photos/disk-guard';
 import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
 
 export interface ImagesRouteOptions {
   intake: PhotoIntake;
   rules: PhotoRules;
-  storage: StorageGuard;
+  room: DiskGuard;
   rateLimit: RateLimit;
   metrics: PortalMetrics;
 }
@@ -59,7 +59,7 @@ function refusedForNow(refusal: unknown): boolean {
  * reading (declared length) or the moment they pass the limit, with
  * `Connection: close` so the rest of the body is never read.
  */
-export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, storage, rateLimit, metrics }) => {
+export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, room, rateLimit, metrics }) => {
   async function refuseDeclaredOversize(req: FastifyRequest, reply: FastifyReply) {
     const declared = Number(req.headers['content-length']);
     if (declared > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
@@ -82,7 +82,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
       let received: string | undefined;
       try {
         const declared = Number(req.headers['content-length']);
-        await storage.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : rules.maxBytes);
+        await room.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : rules.maxBytes);
         const parts = req.parts({ limits: { fileSize: rules.maxBytes, files: 1, fields: 0, parts: 1 } });
         for await (const part of parts) {
           if (part.type !== 'file' || part.fieldname !== 'image') throw new HttpError(400, ONE_IMAGE);

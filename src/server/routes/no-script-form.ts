@@ -7,36 +7,29 @@ import type { FormSeed } from '../../core/form-seed';
 import { shapeRequest } from '../../core/payload';
 import type { Brand, RepairFormData } from '../../core/types';
 import type { RateLimit } from '../config';
-import type { PortalMetrics } from '../metrics';
 import { clientKey } from '../client-key';
 import { HttpError } from '../http-error';
 import type { SeededPages } from '../no-script/seeded-pages';
 import type { SentRequests } from '../no-script/sent-requests';
 import { readPostedForm, type PostedPhoto } from '../no-script/posted-form';
 import type { PhotoIntake, PhotoRules } from '../photos/photo-intake';
-import type { StorageGuard } from '../photos/storage-guard';
-import type { RequestStore } from '../storage/request-store';
-import { storeRequest } from '../storage/store-request';
+import type { DiskGuard } from '../photos/disk-guard';
+import { idempotencyKey } from '../intake/idempotency-key';
+import type { Intake } from '../intake/submit-request';
 import type { FormDataValidator } from '../validation/form-data-validator';
-import type { RequestValidator } from '../validation/request-validator';
 
 export interface NoScriptFormOptions {
   brands: ReadonlyMap<string, Brand>;
-  intake: PhotoIntake;
+  photos: PhotoIntake;
   rules: PhotoRules;
   /** Room for the photos a post brings, per client and in total, as for uploads. */
-  storage: StorageGuard;
+  room: DiskGuard;
   formValidator: FormDataValidator;
-  requestValidator: RequestValidator;
-  store: RequestStore;
+  intake: Intake;
   pages: SeededPages;
   sent: SentRequests;
   rateLimit: RateLimit;
-  metrics: PortalMetrics;
 }
-
-/** As the JSON API accepts them (routes/forms.ts). */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
 /**
  * POST /:brand/:locale/:country: the form as a browser sends it without
@@ -46,7 +39,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
  * to the page, which then shows the confirmation (a reload sends nothing).
  */
 export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async (app, options) => {
-  const { brands, intake, rules, storage, formValidator, requestValidator, store, pages, sent, metrics } = options;
+  const { brands, photos: photoIntake, rules, room, formValidator, intake, pages, sent } = options;
 
   async function sendPage(reply: FastifyReply, route: BrandRoute, seed: FormSeed, key: string | undefined) {
     const html = await pages.render(route, seed, key);
@@ -71,12 +64,13 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
       const targetOf = Object.fromEntries(Object.entries(aliases).map(([target, picker]) => [picker, target]));
 
       const declared = Number(req.headers['content-length']);
-      await storage.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : 2 * rules.maxBytes);
-      const posted = await readPostedForm(req, intake, rules);
+      await room.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : 2 * rules.maxBytes);
+      const posted = await readPostedForm(req, photoIntake, rules);
       const waiting = new Set(posted.photos.filter((p) => p.received));
       try {
-        const postedKey = posted.fields.find(([name]) => name === SUBMISSION_FIELD)?.[1] ?? '';
-        const key = IDEMPOTENCY_KEY.test(postedKey) ? postedKey : undefined;
+        // A submission key that is not one is no key: the form still goes.
+        const submission = idempotencyKey(posted.fields.find(([name]) => name === SUBMISSION_FIELD)?.[1]);
+        const key = submission.ok ? submission.key : undefined;
         const earlier = key && (await sent.referenceOf(key, brand.id));
         if (earlier) return confirm(req, reply, route, earlier);
 
@@ -98,7 +92,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           if (!photo.received || chosen[picker]?.length) continue;
           waiting.delete(photo);
           try {
-            data[targetOf[picker]] = await intake.store(photo.received, clientKey(req.ip));
+            data[targetOf[picker]] = await photoIntake.store(photo.received, clientKey(req.ip));
           } catch (error) {
             if (!(error instanceof HttpError && error.statusCode === 415)) throw error;
             const issue = { keyword: 'fileRules', instancePath: `/${picker}`, params: { rule: 'types' } };
@@ -112,12 +106,13 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
         const seed = (found: FieldErrors): FormSeed => ({ brandId: brand.id, formData: data as RepairFormData, errors: found });
         if (Object.keys(errors).length > 0) return sendPage(reply, route, seed(errors), key);
 
-        const verdict = requestValidator.check(brand, shapeRequest(data as RepairFormData, schema, brand, locale), locale);
-        if (!verdict.ok) return sendPage(reply, route, seed(verdict.fields), key);
-        const outcome = await storeRequest(store, brand, verdict.request, locale, key);
+        const body = shapeRequest(data as RepairFormData, schema, brand, locale);
+        const outcome = await intake.submit({ brand, body, locale, idempotencyKey: key });
         switch (outcome.kind) {
+          case 'invalid':
+          case 'bad-key':
+            return sendPage(reply, route, seed(outcome.kind === 'invalid' ? outcome.fields : {}), key);
           case 'stored':
-            if (!outcome.replay) metrics.requestAccepted(brand.id);
             return confirm(req, reply, route, outcome.reference);
           case 'key-conflict': {
             // Two posts of one page at once: the photos of each were stored apart, the first request won.
@@ -135,7 +130,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           }
         }
       } finally {
-        await Promise.all([...waiting].map((p) => intake.discard(p.received!)));
+        await Promise.all([...waiting].map((p) => photoIntake.discard(p.received!)));
       }
     },
   );

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http-error';
 import { PHOTO_PATH_PREFIX, type PhotoLinks } from '../photos/photo-links';
-import type { StoredPhotos } from '../storage/stored-photos';
+import type { PhotoStore } from '../storage/photo-store';
 
 export interface PhotosRouteOptions {
   links: PhotoLinks;
-  photos: StoredPhotos;
+  photos: PhotoStore;
 }
 
 /** The stored names: a generated UUID and the format. Anything else is never a photo. */

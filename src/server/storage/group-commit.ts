@@ -1,44 +1,9 @@
-import type { Db } from './database';
+import type { Outcome } from './port';
 
 /** Errors as plain data, so they can cross a thread boundary. */
 export interface ErrorData {
   message: string;
   code?: string;
-}
-
-/** An item's result. */
-export type Outcome<O> = { ok: true; value: O } | { ok: false; error: ErrorData };
-
-/**
- * Writes a batch in a single transaction, so one fsync covers the whole
- * batch. Each item runs in its own savepoint, so an item that throws fails
- * alone; a failed commit (disk full) throws for the whole batch.
- * BEGIN IMMEDIATE: the batch reads before it writes, and another connection
- * writes too (photo uploads, the mail sender); a deferred transaction would
- * then fail with SQLITE_BUSY_SNAPSHOT instead of waiting for the lock.
- */
-export function batchTransaction<I, O>(db: Db, writeOne: (item: I) => O): (items: I[]) => Outcome<O>[] {
-  return (items) => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const outcomes = items.map((item): Outcome<O> => {
-        db.exec('SAVEPOINT item');
-        try {
-          const value = writeOne(item);
-          db.exec('RELEASE item');
-          return { ok: true, value };
-        } catch (error) {
-          db.exec('ROLLBACK TO item; RELEASE item');
-          return { ok: false, error: plainError(error) };
-        }
-      });
-      db.exec('COMMIT');
-      return outcomes;
-    } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw error;
-    }
-  };
 }
 
 export function plainError(error: unknown): ErrorData {

@@ -1,5 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { Sql } from '../sql';
+import type { PostgresSql } from './postgres-sql';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 
@@ -14,7 +14,7 @@ const PRUNE_EVERY = 1000;
  * waiting for the disk: losing a counter in a crash costs nothing, and a
  * hit must not wait for an fsync.
  */
-export function postgresRateLimitStore(sql: Sql): FastifyRateLimitStoreCtor {
+export function postgresRateLimitStore(sql: PostgresSql): FastifyRateLimitStoreCtor {
   let hits = 0;
   class PostgresRateLimitStore implements FastifyRateLimitStore {
     private readonly prefix: string;

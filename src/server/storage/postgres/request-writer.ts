@@ -1,41 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import { UNVERIFIED_KINDS } from '../../outbox/delivery';
-import { recordDeliveries, type DeliveryUpdate } from '../../outbox/outbox-rows';
-import { plainError, type Outcome } from '../group-commit';
-import type { Sql } from '../sql';
-import {
-  DAY_MS,
-  payloadHash,
-  replayOf,
-  unavailablePhotos,
-  type RequestWriter,
-  type SubmitOutcome,
-  type WriteItem,
-  type WriterOptions,
-} from '../write-item';
+import { plainError } from '../group-commit';
+import type { Outcome, RequestWriter, WritePolicy } from '../port';
+import { recordDeliveries } from '../queries/outbox';
+import type { Db } from '../queries/requests';
+import type { DeliveryUpdate, NewRequest, SubmitOutcome } from '../records';
+import { DAY_MS, limitKeys, payloadHash, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
+import type { PostgresSql } from './postgres-sql';
 
-/** What portal_store_request (migration 3) raises when a photo is not there to claim; the detail lists those it could. */
-const PHOTOS_UNAVAILABLE = 'PT409';
+/** Thrown inside the transaction to roll it back and answer with its outcome (a photo another request claimed). */
+class Undo extends Error {
+  constructor(readonly outcome: SubmitOutcome) {
+    super('submit undone');
+  }
+}
 
 /**
- * PostgreSQL's request writer: each request in one call of
- * portal_store_request (migrations.ts), its own transaction, so several
- * instances store side by side and a submit takes one round trip. The
- * database settles every race between them: the unique Idempotency-Key makes
- * a second insert of the same key wait for the first and then do nothing
- * (the call answers with the first one's reference and hash), and a photo is
- * claimed by an UPDATE that only takes unclaimed rows, so of two requests
- * naming it, one gets it; the other's call raises and stores nothing.
+ * PostgreSQL's request writer: each request in a transaction of its own on
+ * the pool, by the rules of store-rules.ts, so several instances store side
+ * by side. The database settles the races between them: the unique
+ * Idempotency-Key makes a second insert of the same key wait for the first and
+ * then do nothing (the earlier request is then read, committed), and a photo
+ * is claimed by an UPDATE that only takes unclaimed rows, so of two requests
+ * naming it, one gets it and the other's transaction is rolled back.
  */
 export class PostgresRequestWriter implements RequestWriter {
   readonly alive = true;
 
   constructor(
-    private readonly sql: Sql,
-    private readonly options: WriterOptions,
+    private readonly sql: PostgresSql,
+    private readonly db: Db,
+    private readonly policy: WritePolicy,
   ) {}
 
-  write(items: WriteItem[]): Promise<Outcome<SubmitOutcome>[]> {
+  write(items: NewRequest[]): Promise<Outcome<SubmitOutcome>[]> {
     return Promise.all(
       items.map((item) =>
         this.store(item).then(
@@ -47,36 +44,66 @@ export class PostgresRequestWriter implements RequestWriter {
   }
 
   recordDeliveries(updates: readonly DeliveryUpdate[], now: number): Promise<void> {
-    return recordDeliveries(this.sql, updates, now);
+    return recordDeliveries(this.db, updates, now);
   }
 
   async close(): Promise<void> {}
 
-  private async store(s: WriteItem): Promise<SubmitOutcome> {
-    const now = Date.now();
-    // Mails to addresses the portal has not verified count against the per-address limit (by these kinds).
-    const deliveries = s.deliveries.map((d) => ({
-      kind: d.kind,
-      recipient: d.to,
-      subject: d.subject,
-      body: d.text,
-      message_id: randomUUID(),
-      counted_kinds: UNVERIFIED_KINDS.includes(d.kind) ? UNVERIFIED_KINDS : null,
-    }));
+  private async store(s: NewRequest): Promise<SubmitOutcome> {
+    let stored: SubmitOutcome | undefined;
     try {
-      const [row] = await this.sql.all<{ stored_reference: string; stored_hash: string; new_request: boolean }>(
-        'SELECT * FROM portal_store_request(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      stored = await this.sql.transaction((tx) => this.insert(tx, s));
+    } catch (error) {
+      if (error instanceof Undo) return error.outcome;
+      throw error;
+    }
+    if (stored) return stored;
+    const [earlier] = await this.sql.all<{ reference: string; payload_hash: string }>(
+      'SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?',
+      [s.idempotencyKey ?? null],
+    );
+    return replayOf(s, earlier);
+  }
+
+  /** The request, its photos claimed and its deliveries queued; undefined when its key was stored before. */
+  private async insert(tx: PostgresSql, s: NewRequest): Promise<SubmitOutcome | undefined> {
+    const now = Date.now();
+    // One round trip for the request and its claims: the claim takes only unclaimed rows, and only for a new request.
+    const [{ id, claimed }] = await tx.all<{ id: number | null; claimed: string[] }>(
+      `WITH r AS (
+         INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
+       ), c AS (
+         UPDATE photos SET request_id = (SELECT id FROM r), owner = NULL
+         WHERE name IN (?, ?) AND request_id IS NULL AND EXISTS (SELECT 1 FROM r) RETURNING name
+       )
+       SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM c) AS claimed`,
+      [s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.image1, s.image2],
+    );
+    if (id === null) return undefined;
+    const unavailable = unavailablePhotos(s, new Set(claimed));
+    if (unavailable.length > 0) throw new Undo({ kind: 'photos-unavailable', fields: unavailable });
+    const keys = limitKeys(s.deliveries);
+    const counts =
+      keys.length === 0
+        ? []
+        : await tx.all<{ limit_key: string; n: number }>(
+            `SELECT limit_key, count(*) AS n FROM outbox
+             WHERE limit_key IN (SELECT json_array_elements_text(?::json)) AND queued_at > ? GROUP BY limit_key`,
+            [JSON.stringify(keys), now - DAY_MS],
+          );
+    const queued = withinMailLimit(s.deliveries, new Map(counts.map((c) => [c.limit_key, c.n])), this.policy.mailsPerRecipientPerDay);
+    if (queued.length > 0) {
+      await tx.run(
+        `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, queued_at, message_id)
+         SELECT ?, kind, channel, recipient, limit_key, subject, body, ?, ?, message_id
+         FROM json_to_recordset(?::json) AS d(kind text, channel text, recipient text, limit_key text, subject text, body text, message_id text)`,
         [
-          s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s),
-          now, s.image1, s.image2, JSON.stringify(deliveries), now - DAY_MS, this.options.mailsPerRecipientPerDay,
+          id, now, now,
+          JSON.stringify(queued.map((d) => ({ ...d, recipient: d.to, limit_key: d.limitKey ?? null, body: d.text, message_id: randomUUID() }))),
         ],
       );
-      if (row.new_request) return { kind: 'stored', reference: s.reference, replay: false };
-      return replayOf(s, { reference: row.stored_reference, payload_hash: row.stored_hash });
-    } catch (error) {
-      const { code, detail } = error as { code?: string; detail?: string };
-      if (code !== PHOTOS_UNAVAILABLE) throw error;
-      return { kind: 'photos-unavailable', fields: unavailablePhotos(s, new Set(detail ? detail.split(',') : [])) };
     }
+    return { kind: 'stored', reference: s.reference, replay: false };
   }
 }

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { toError, type Outcome } from '../group-commit';
-import type { DeliveryUpdate } from '../../outbox/outbox-rows';
-import type { FromWriter, ToWriter } from '../request-writer';
+import { toError } from '../group-commit';
+import type { Outcome, RequestWriter, WritePolicy } from '../port';
+import type { DeliveryUpdate, NewRequest, SubmitOutcome } from '../records';
 import { storeUnavailable } from '../store-unavailable';
-import type { RequestWriter, SubmitOutcome, WriteItem, WriterOptions } from '../write-item';
+import type { FromWriter, ToWriter } from './request-writer';
 
 interface Waiting {
   /** With the outcomes of a batch; with nothing for recorded deliveries. */
@@ -37,10 +37,10 @@ export class SqliteWriterThread implements RequestWriter {
   }
 
   /** Starts the thread on the (already migrated) database in `dataDir`. */
-  static async start(dataDir: string, options: WriterOptions): Promise<SqliteWriterThread> {
+  static async start(dataDir: string, policy: WritePolicy): Promise<SqliteWriterThread> {
     // Compiled, the thread's entry is a built module beside the server; from source, a loader runs it through tsx.
-    const entry = import.meta.url.endsWith('.ts') ? '../request-writer-thread.mjs' : './request-writer-thread.js';
-    const thread = new Worker(new URL(entry, import.meta.url), { workerData: { dataDir, ...options } });
+    const entry = import.meta.url.endsWith('.ts') ? './writer-entry.mjs' : './sqlite-writer.js';
+    const thread = new Worker(new URL(entry, import.meta.url), { workerData: { dataDir, ...policy } });
     await once(thread, 'message'); // ready; rejects if the thread fails to open the database
     return new SqliteWriterThread(thread);
   }
@@ -49,7 +49,7 @@ export class SqliteWriterThread implements RequestWriter {
     return this.failure === undefined;
   }
 
-  async write(items: WriteItem[]): Promise<Outcome<SubmitOutcome>[]> {
+  async write(items: NewRequest[]): Promise<Outcome<SubmitOutcome>[]> {
     return (await this.send((seq) => ({ seq, items }))) ?? [];
   }
 

@@ -1,0 +1,36 @@
+import type { QueuedDelivery } from '../storage/records';
+
+/**
+ * What goes out for a request, and how: each kind's channel (the worker that
+ * sends it) and whether its address is one the portal has not verified
+ * (counted against the per-recipient mail limit). Storage keeps these as
+ * data; a new kind is a line here, its composer and its sender.
+ */
+export const KINDS = {
+  confirmation: { channel: 'mail', unverified: true },
+  dealer: { channel: 'mail', unverified: true },
+  desk: { channel: 'mail', unverified: false },
+  webhook: { channel: 'webhook', unverified: false },
+} as const;
+
+export type DeliveryKind = keyof typeof KINDS;
+export type Channel = (typeof KINDS)[DeliveryKind]['channel'];
+export const DELIVERY_KINDS = Object.keys(KINDS) as DeliveryKind[];
+export const CHANNELS = [...new Set(DELIVERY_KINDS.map((k) => KINDS[k].channel))] as Channel[];
+
+/** A delivery of `kind` to queue with its request: its channel and limit key follow from the kind. */
+export function queued(kind: DeliveryKind, to: string, subject: string, text: string): QueuedDelivery {
+  const { channel, unverified } = KINDS[kind];
+  return { kind, channel, to, subject, text, ...(unverified ? { limitKey: to } : {}) };
+}
+
+/** A failed attempt; `permanent` ends the retries, `retryAfterMs` is the receiver's wish. */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly permanent = false,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Brand } from '../../core/types';
+import type { ServerConfig } from '../config';
+import { mailSender } from '../delivery/mail/mail-sender';
+import { createMailTransport, MAIL_SPOOL_DIR, removeMailLeftovers } from '../delivery/mail/transport';
+import type { Webhook } from 'standardwebhooks';
+import { createWebhookSender } from '../delivery/webhook/webhook-sender';
+import type { PhotoLinks } from '../photos/photo-links';
+import type { RequestWriter, Storage } from '../storage/port';
+import { OutboxWorker, type AttemptOutcome, type OutboxRows } from './outbox-worker';
+
+export interface DeliveryWorkersOptions {
+  config: ServerConfig;
+  brands: ReadonlyMap<string, Brand>;
+  storage: Storage;
+  /** Records attempts where requests are written (SQLite: its writer thread). */
+  writer: RequestWriter;
+  links: PhotoLinks;
+  /** Each webhook brand's signer (webhookSigners, checked at start before anything else). */
+  signers: ReadonlyMap<string, Webhook>;
+  log: FastifyBaseLogger;
+  onAttempt: (kind: string, outcome: AttemptOutcome) => void;
+}
+
+/**
+ * One worker per channel (mail, webhook), each leasing its rows from storage
+ * and handing them to its sender (delivery/), with its own limits. Stopping
+ * waits for what is under way and records it.
+ */
+export async function startDeliveryWorkers({ config, brands, storage, writer, links, signers, log, onAttempt }: DeliveryWorkersOptions) {
+  const rows = (channel: string): OutboxRows => ({
+    take: (limit, busy, now) => storage.leaseDue(channel, limit, busy, now),
+    record: (updates, now) => writer.recordDeliveries(updates, now),
+  });
+  const spool = join(config.dataDir, MAIL_SPOOL_DIR);
+  await removeMailLeftovers(spool);
+  const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, spool);
+  const webhooks = createWebhookSender({
+    brands,
+    signers,
+    links,
+    timeoutMs: config.webhookTimeoutMs,
+    maxInFlight: config.webhookMaxInFlight,
+    ca: config.webhookCaFile ? readFileSync(config.webhookCaFile) : undefined,
+  });
+  const workers = [
+    new OutboxWorker(
+      rows('mail'),
+      mailSender(mail, { brands, fromAddress: config.mailFrom, readPhoto: (name) => storage.photos.read(name) }),
+      {
+        // Twice the pooled connections: each has its next mail ready while results are recorded.
+        maxInFlight: 2 * config.smtpMaxConnections,
+        retryBaseMs: config.mailRetryBaseMs,
+        maxAttempts: config.mailMaxAttempts,
+        pollIntervalMs: config.mailPollIntervalMs,
+      },
+      log,
+      onAttempt,
+    ),
+    new OutboxWorker(
+      rows('webhook'),
+      webhooks.deliver,
+      {
+        maxInFlight: config.webhookMaxInFlight,
+        retryBaseMs: config.webhookRetryBaseMs,
+        maxAttempts: config.webhookMaxAttempts,
+        pollIntervalMs: config.webhookPollIntervalMs,
+      },
+      log,
+      onAttempt,
+    ),
+  ];
+  for (const worker of workers) worker.start();
+  return {
+    async stop(): Promise<void> {
+      await Promise.all(workers.map((w) => w.stop()));
+      mail.close();
+      webhooks.close();
+    },
+  };
+}

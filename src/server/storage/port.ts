@@ -1,0 +1,84 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { DatabaseState } from './database-state';
+import type { PhotoStore } from './photo-store';
+import type { DeliveryUpdate, DueDelivery, NewRequest, OutboxFigures, OutboxRow, StoredRequest, SubmitOutcome, Undelivered } from './records';
+import type { Transfer } from './transfer';
+
+/** An item's result in a batch: one item that fails does not fail the others. */
+export type Outcome<O> = { ok: true; value: O } | { ok: false; error: { message: string; code?: string } };
+
+export interface WritePolicy {
+  /** Mails to one unverified address per 24 hours; more are not queued (the request still is). */
+  mailsPerRecipientPerDay: number;
+}
+
+/** Stores requests, each with its photos claimed and its deliveries queued; resolves once committed. */
+export interface RequestWriter {
+  write(items: NewRequest[]): Promise<Outcome<SubmitOutcome>[]>;
+  /** Records delivery attempts where requests are written (with SQLite: off the event loop). */
+  recordDeliveries(updates: readonly DeliveryUpdate[], now: number): Promise<void>;
+  /** False once nothing can be stored any more (SQLite's writer thread died): readiness reports it. */
+  readonly alive: boolean;
+  close(): Promise<void>;
+}
+
+/** Requests, photos and deliveries erased together; the photos' bytes are gone, mail files are the caller's. */
+export interface ErasedRows {
+  requests: number;
+  photos: number;
+  /** The outbox ids removed (their .eml files, if any, are named after them). */
+  mails: number[];
+}
+
+/** A stored request with everything held for it, as a subject-access request shows it. */
+export interface HeldRows {
+  request: StoredRequest;
+  photos: string[];
+  mails: OutboxRow[];
+}
+
+/**
+ * Where requests, photos and deliveries are kept: the named operations the
+ * portal needs, on either backend (sqlite/, postgres/). Nothing outside
+ * storage/ writes SQL or asks which database it talks to.
+ */
+export interface Storage {
+  /** For people: `SQLite /srv/data/requests.db`, `PostgreSQL portal@db:5432/portal` (no password). */
+  readonly description: string;
+  /** Whether the database answers; the log hears of changes once. */
+  readonly state: DatabaseState;
+  /** Rate-limit counters every instance shares; undefined: the limiter's own, in memory. */
+  readonly rateLimitStore: FastifyRateLimitStoreCtor | undefined;
+  readonly photos: PhotoStore;
+  /** Starts what stores requests (SQLite's writer thread, or PostgreSQL's pool itself). */
+  openWriter(policy: WritePolicy): Promise<RequestWriter>;
+
+  /** Rejects when the database does not answer. */
+  ping(): Promise<void>;
+  /** The reference stored under an Idempotency-Key for the brand. */
+  referenceOfKey(key: string, brand: string): Promise<string | undefined>;
+  requestByReference(reference: string): Promise<StoredRequest | undefined>;
+  /** Requests by id, after `afterId`, at most `limit` (the export pages through them). */
+  requestsAfter(afterId: number, limit: number): Promise<StoredRequest[]>;
+
+  /** Up to `limit` due deliveries of a channel, the longest due first, none of `busy`; leased to this instance. */
+  leaseDue(channel: string, limit: number, busy: ReadonlySet<number>, now: number): Promise<DueDelivery[]>;
+  /** Deliveries not sent: pending and failed for good, by destination. */
+  undelivered(): Promise<Undelivered[]>;
+  /** Queues a request's deliveries of `kinds`, and any of its that failed for good, again; undefined: no such request. */
+  requeue(reference: string, kinds: readonly string[], now: number): Promise<number | undefined>;
+  outboxFigures(): Promise<OutboxFigures>;
+  /** Deliveries queued since `since`, and deliveries sent since then (the bench's report). */
+  deliveriesSince(since: number): Promise<{ queued: number; sent: number }>;
+
+  /** Requests created before `cutoff` whose deliveries all ended before it. */
+  expiredRequests(cutoff: number, limit: number): Promise<number[]>;
+  eraseRequests(ids: readonly number[]): Promise<ErasedRows>;
+  eraseMails(ids: readonly number[]): Promise<number>;
+  /** Requests given with this e-mail address (any case), and mails to it about other requests. */
+  subjectData(address: string): Promise<{ requests: HeldRows[]; otherMails: OutboxRow[] }>;
+
+  /** Moving everything to another storage (npm run requests -- migrate-to-postgres). */
+  readonly transfer: Transfer;
+  close(): Promise<void>;
+}

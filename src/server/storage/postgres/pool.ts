@@ -1,0 +1,50 @@
+import pg from 'pg';
+
+// Ids, counts and millisecond times are BIGINT: as numbers, as SQLite gives them (all below 2^53).
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
+/**
+ * node-postgres emits 'error' on a connection the server ends (pg_terminate_backend, a failover, a restart,
+ * a pooler's timeout) whenever no query is running on it; with no listener at that moment (a checked-out
+ * connection between two statements, or one being handed out or taken back), that crashes the process.
+ * Every connection of ours listens from birth: what it would report, its next query reports, and the pool
+ * discards a connection that can no longer take queries when it comes back.
+ */
+class ListeningClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {});
+  }
+}
+
+export interface PoolOptions {
+  url: string;
+  poolSize: number;
+  /** Wait for the commit to reach the disk: on for requests; off where losing the last writes costs nothing. */
+  durable?: boolean;
+}
+
+/**
+ * A pool on DATABASE_URL. Every connection commits synchronously (a 201 only
+ * after the commit is on disk, whatever the server's default) and gives up
+ * on a database that does not answer, so readiness turns red instead of hanging.
+ */
+export function openPool({ url, poolSize, durable = true }: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    Client: ListeningClient,
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000`,
+  });
+  // An idle connection the server drops has left the pool already, which opens another when needed; whether
+  // the database itself is gone, the next call tells (DatabaseState).
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** `portal@db.example.com:5432/portal`: the database as people name it, without the password. */
+export function describeUrl(url: string): string {
+  const { username, hostname, port, pathname } = new URL(url);
+  return `${username ? `${decodeURIComponent(username)}@` : ''}${hostname}:${port || 5432}${pathname}`;
+}

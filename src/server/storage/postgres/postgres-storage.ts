@@ -1,0 +1,71 @@
+import { Kysely, sql } from 'kysely';
+import { DatabaseState, type StateLog } from '../database-state';
+import { appliedVersion, migrate } from '../migrate';
+import { PhotoFolder } from '../photo-folder';
+import type { Storage } from '../port';
+import { transferOf } from '../queries/transfer';
+import type { PortalDatabase } from '../schema';
+import { sharedOperations } from '../shared-operations';
+import { PortalPostgresDialect } from './kysely-dialect';
+import { leaseDue } from './lease';
+import { POSTGRES_PLAN } from './migrations';
+import { describeUrl, openPool } from './pool';
+import { PostgresPhotos } from './postgres-photos';
+import { PostgresSql } from './postgres-sql';
+import { postgresRateLimitStore } from './rate-limit-store';
+import { PostgresRequestWriter } from './request-writer';
+
+export interface PostgresStorageOptions {
+  url: string;
+  poolSize: number;
+  /** How long an instance holds the deliveries it took before another may send them (it died). */
+  deliveryLeaseMs: number;
+  /** Where uploads are received (DATA_DIR/photos): PostgreSQL keeps the photos' bytes in their rows. */
+  uploadsDir: string;
+}
+
+/**
+ * The PostgreSQL backend (DATABASE_URL): several instances share requests,
+ * photos (bytes in the row), idempotency keys, the outbox and the rate-limit
+ * counters. Instances migrate one after the other at start.
+ */
+export async function openPostgresStorage(options: PostgresStorageOptions, { log }: { log?: StateLog } = {}): Promise<Storage> {
+  const state = new DatabaseState(log);
+  const pool = openPool({ url: options.url, poolSize: options.poolSize });
+  const db = new Kysely<PortalDatabase>({ dialect: new PortalPostgresDialect(pool, state) });
+  try {
+    await migrate(db, POSTGRES_PLAN);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const raw = new PostgresSql(pool, state);
+  // Counters need no fsync: their own few connections commit without waiting for the disk.
+  const counters = openPool({ url: options.url, poolSize: 4, durable: false });
+  let photos: PostgresPhotos | undefined;
+  const photoStore = () => (photos ??= new PostgresPhotos(db, new PhotoFolder(options.uploadsDir)));
+  return {
+    description: `PostgreSQL ${describeUrl(options.url)}`,
+    state,
+    rateLimitStore: postgresRateLimitStore(new PostgresSql(counters, state)),
+    get photos() {
+      return photoStore();
+    },
+    openWriter: async (policy) => new PostgresRequestWriter(raw, db, policy),
+    leaseDue: (channel, limit, busy, now) => leaseDue(raw, options.deliveryLeaseMs, channel, limit, busy, now),
+    ...sharedOperations({ db, clientEmail: sql<string>`(payload::json ->> 'client_email')`, removePhotoBytes: async () => {} }),
+    transfer: transferOf({
+      db,
+      schemaVersion: async () => {
+        const { rows } = await sql<{ found: string | null }>`SELECT to_regclass('schema_migrations')::text AS found`.execute(db);
+        return appliedVersion(db, rows[0]?.found !== null);
+      },
+      insertPhotos: (tx, rows, skipExisting) => photoStore().insert(tx, rows, skipExisting),
+      photoBytes: (names) => photoStore().bytesOf(names),
+    }),
+    close: async () => {
+      await counters.end();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/** Plain data that crosses the storage port (and SQLite's thread boundary). Times are ms since 1970. */
+
+/** A delivery to queue with its request, in the same transaction; composed above storage (delivery/). */
+export interface QueuedDelivery {
+  kind: string;
+  /** The worker that sends it: `mail` or `webhook`. */
+  channel: string;
+  /** Mail: the address(es), comma-separated; webhook: its URL. */
+  to: string;
+  subject: string;
+  /** Mail: the plain text; webhook: the event as JSON, photo links added when sent. */
+  text: string;
+  /** Counted against the per-recipient limit under this key (an address the portal has not verified); undefined: not counted. */
+  limitKey?: string;
+}
+
+/** A validated request, ready to store. */
+export interface NewRequest {
+  brand: string;
+  variant: string;
+  locale: string;
+  /** The request as JSON. */
+  payload: string;
+  image1: string;
+  image2: string;
+  idempotencyKey?: string;
+  /** Used if the request is stored, not if the key replays an earlier one. */
+  reference: string;
+  deliveries: QueuedDelivery[];
+}
+
+export type PhotoField = 'image1' | 'image2';
+
+export type SubmitOutcome =
+  | { kind: 'stored'; reference: string; replay: boolean }
+  /** image1/image2 not stored here, or already used by another request. */
+  | { kind: 'photos-unavailable'; fields: PhotoField[] }
+  /** The key was used before with a different request. */
+  | { kind: 'key-conflict' };
+
+export interface StoredRequest {
+  id: number;
+  reference: string;
+  brand: string;
+  variant: string;
+  locale: string;
+  payload: string;
+  idempotency_key: string | null;
+  payload_hash: string;
+  created_at: number;
+}
+
+/** An outbox row as stored: one delivery of a request. */
+export interface OutboxRow {
+  id: number;
+  request_id: number;
+  kind: string;
+  channel: string;
+  recipient: string;
+  limit_key: string | null;
+  subject: string;
+  body: string;
+  attempts: number;
+  next_attempt_at: number;
+  sent_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
+  message_id: string | null;
+  queued_at: number | null;
+}
+
+/** A queued delivery that is due, with the request it carries. */
+export interface DueDelivery {
+  id: number;
+  kind: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  attempts: number;
+  /** Stable over every retry: the mail's Message-ID and the webhook-id. */
+  messageId: string;
+  reference: string;
+  brand: string;
+  /** The stored request as JSON. */
+  payload: string;
+}
+
+/** What an attempt changes in its row: delivered, or the next try (and whether that ends the retries). */
+export type DeliveryUpdate =
+  | { id: number; delivered: true }
+  | { id: number; delivered: false; attempts: number; nextAttemptAt: number; lastError: string; failedForGood: boolean };
+
+/** A delivery not sent, for the staff's listing. */
+export interface Undelivered {
+  brand: string;
+  kind: string;
+  recipient: string;
+  reference: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: number;
+  failedAt: number | null;
+}
+
+/** The outbox at a glance (/metrics). */
+export interface OutboxFigures {
+  pendingByKind: Record<string, number>;
+  failedByKind: Record<string, number>;
+  /** When the oldest pending delivery was queued; null when none is pending. */
+  oldestPendingAt: number | null;
+}
+
+export interface PhotoRow {
+  name: string;
+  created_at: number;
+  request_id: number | null;
+  owner: string | null;
+  bytes: number;
+}

@@ -1,5 +1,0 @@
-// Entry of the request writer thread (compiled to dist/server/request-writer-thread.js).
-import { workerData } from 'node:worker_threads';
-import { serveRequestWriter } from './request-writer';
-
-serveRequestWriter(workerData);

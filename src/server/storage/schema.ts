@@ -1,0 +1,60 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables as both backends hold them (migrations in sqlite/ and postgres/
+ * make them). Times are milliseconds since 1970; ids are whole numbers.
+ */
+export interface PortalDatabase {
+  requests: RequestsTable;
+  photos: PhotosTable;
+  outbox: OutboxTable;
+  schema_migrations: SchemaMigrationsTable;
+}
+
+export interface RequestsTable {
+  id: Generated<number>;
+  reference: string;
+  brand: string;
+  variant: string;
+  locale: string;
+  /** The request as JSON. */
+  payload: string;
+  idempotency_key: string | null;
+  payload_hash: string;
+  created_at: number;
+}
+
+export interface PhotosTable {
+  name: string;
+  created_at: number;
+  request_id: number | null;
+  /** Who uploaded it, while unclaimed (the storage quotas); cleared on claim. */
+  owner: string | null;
+  bytes: number;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  request_id: number;
+  kind: string;
+  /** The worker that sends it (mail, webhook). */
+  channel: string;
+  recipient: string;
+  /** The key a mail counts under for the per-recipient limit; null: not counted. */
+  limit_key: string | null;
+  subject: string;
+  body: string;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  sent_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
+  message_id: string | null;
+  queued_at: number | null;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: number;
+}

@@ -1,0 +1,43 @@
+import type { Expression } from 'kysely';
+import type { ErasedRows, Storage } from './port';
+import { deliveriesSince, outboxFigures, requeue, undelivered } from './queries/outbox';
+import { eraseMailRows, eraseRequestRows, expiredRequests, subjectRows } from './queries/privacy';
+import { referenceOfKey, requestByReference, requestsAfter, type Db } from './queries/requests';
+
+/** What differs between backends, for the operations they share. */
+export interface BackendParts {
+  db: Db;
+  /** The request's client_email, as the backend reads a field of the JSON payload. */
+  clientEmail: Expression<string>;
+  /** Removes the bytes of photos whose rows are gone (SQLite: their files; PostgreSQL: gone with the rows). */
+  removePhotoBytes(names: readonly string[]): Promise<void>;
+}
+
+type SharedOperations = Pick<
+  Storage,
+  | 'ping' | 'referenceOfKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'outboxFigures' | 'deliveriesSince'
+  | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'subjectData'
+>;
+
+/** The operations both backends run as the same queries (queries/, written once with Kysely). */
+export function sharedOperations({ db, clientEmail, removePhotoBytes }: BackendParts): SharedOperations {
+  return {
+    ping: async () => void (await db.selectFrom('schema_migrations').select('version').limit(1).execute()),
+    referenceOfKey: (key, brand) => referenceOfKey(db, key, brand),
+    requestByReference: (reference) => requestByReference(db, reference),
+    requestsAfter: (afterId, limit) => requestsAfter(db, afterId, limit),
+    undelivered: () => undelivered(db),
+    requeue: (reference, kinds, now) => requeue(db, reference, kinds, now),
+    outboxFigures: () => outboxFigures(db),
+    deliveriesSince: (since) => deliveriesSince(db, since),
+    expiredRequests: (cutoff, limit) => expiredRequests(db, cutoff, limit),
+    async eraseRequests(ids): Promise<ErasedRows> {
+      const rows = await eraseRequestRows(db, ids);
+      // Rows first, in one transaction; the bytes follow (a crash in between leaves strays the start-up tidy removes).
+      await removePhotoBytes(rows.photos);
+      return { requests: rows.requests, photos: rows.photos.length, mails: rows.mails };
+    },
+    eraseMails: (ids) => eraseMailRows(db, ids),
+    subjectData: (address) => subjectRows(db, address, clientEmail),
+  };
+}

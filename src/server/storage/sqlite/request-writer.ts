@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import { parentPort } from 'node:worker_threads';
+import { Kysely } from 'kysely';
+import { plainError, type ErrorData } from '../group-commit';
+import type { Outcome, WritePolicy } from '../port';
+import { recordDeliveries } from '../queries/outbox';
+import type { DeliveryUpdate, NewRequest, SubmitOutcome } from '../records';
+import type { PortalDatabase } from '../schema';
+import { DAY_MS, limitKeys, payloadHash, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
+import { batchTransaction, UndoItem } from './batch-transaction';
+import { openDatabase } from './connection';
+import { NodeSqliteDialect } from './kysely-dialect';
+
+export type ToWriter = { seq: number; items: NewRequest[] } | { seq: number; deliveries: DeliveryUpdate[]; now: number } | { close: true };
+export type FromWriter =
+  | { ready: true }
+  | { seq: number; outcomes: Outcome<SubmitOutcome>[] }
+  | { seq: number; recorded: true }
+  | { seq: number; failed: ErrorData };
+
+/**
+ * SQLite: stores each request with its photos claimed and its deliveries
+ * queued, by the rules of store-rules.ts; a batch shares one transaction.
+ */
+export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: WritePolicy): (items: NewRequest[]) => Outcome<SubmitOutcome>[] {
+  const byKey = db.prepare('SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?');
+  const insertRequest = db.prepare(
+    `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  // Claimed photos leave the uploader's quota, and the uploader's address is no longer kept.
+  const claimPhotos = db.prepare('UPDATE photos SET request_id = ?, owner = NULL WHERE name IN (?, ?) AND request_id IS NULL RETURNING name');
+  const sentTo = db.prepare('SELECT count(*) AS n FROM outbox WHERE limit_key = ? AND queued_at > ?');
+  const queue = db.prepare(
+    `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, queued_at, message_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  return batchTransaction(db, (s: NewRequest): SubmitOutcome => {
+    // One writer: no other transaction can store the same key meanwhile.
+    if (s.idempotencyKey !== undefined) {
+      const [earlier] = byKey.all(s.idempotencyKey) as { reference: string; payload_hash: string }[];
+      if (earlier) return replayOf(s, earlier);
+    }
+    const now = Date.now();
+    const { lastInsertRowid: id } = insertRequest.run(
+      s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now,
+    );
+    const claimed = new Set((claimPhotos.all(id, s.image1, s.image2) as { name: string }[]).map((r) => r.name));
+    const unavailable = unavailablePhotos(s, claimed);
+    if (unavailable.length > 0) throw new UndoItem<SubmitOutcome>({ kind: 'photos-unavailable', fields: unavailable });
+    const sent = new Map(limitKeys(s.deliveries).map((key) => [key, (sentTo.all(key, now - DAY_MS) as { n: number }[])[0].n]));
+    for (const d of withinMailLimit(s.deliveries, sent, mailsPerRecipientPerDay)) {
+      queue.run(id, d.kind, d.channel, d.to, d.limitKey ?? null, d.subject, d.text, now, now, randomUUID());
+    }
+    return { kind: 'stored', reference: s.reference, replay: false };
+  });
+}
+
+/**
+ * The writer thread's loop. Its commits (SQLite work and fsync) run beside
+ * the main thread's request handling instead of blocking it. Batches that
+ * arrive while a commit is under way are merged into the next transaction.
+ * Delivery results are recorded here too: on the main thread's connection,
+ * their commit blocked the event loop for its fsync, and for as long as a
+ * batch here held the write lock (SQLite's busy wait sleeps).
+ */
+export function serveRequestWriter({ dataDir, ...policy }: { dataDir: string } & WritePolicy): void {
+  const port = parentPort!;
+  const db = openDatabase(dataDir);
+  const write = requestWriter(db, policy);
+  // Statements on this connection run synchronously: the transaction is done before the next message is read.
+  const kysely = new Kysely<PortalDatabase>({ dialect: new NodeSqliteDialect(db) });
+  let queue: { seq: number; items: NewRequest[] }[] = [];
+
+  const flush = () => {
+    // Recording deliveries runs through Kysely's promises: should one still hold a transaction open, wait for it.
+    if (db.isTransaction) return void setImmediate(flush);
+    const batches = queue;
+    queue = [];
+    if (batches.length === 0) return;
+    let outcomes: Outcome<SubmitOutcome>[];
+    try {
+      outcomes = write(batches.flatMap((b) => b.items));
+    } catch (error) {
+      const failed = plainError(error);
+      for (const { seq } of batches) port.postMessage({ seq, failed } satisfies FromWriter);
+      return;
+    }
+    let at = 0;
+    for (const { seq, items } of batches) {
+      port.postMessage({ seq, outcomes: outcomes.slice(at, (at += items.length)) } satisfies FromWriter);
+    }
+  };
+
+  port.on('message', (message: ToWriter) => {
+    if ('close' in message) {
+      flush();
+      db.close();
+      port.close();
+      return;
+    }
+    if ('deliveries' in message) {
+      const { seq } = message;
+      void recordDeliveries(kysely, message.deliveries, message.now).then(
+        () => port.postMessage({ seq, recorded: true } satisfies FromWriter),
+        (error: unknown) => port.postMessage({ seq, failed: plainError(error) } satisfies FromWriter),
+      );
+      return;
+    }
+    queue.push(message);
+    // All messages already delivered in this turn join the same transaction.
+    if (queue.length === 1) setImmediate(flush);
+  });
+  port.postMessage({ ready: true } satisfies FromWriter);
+}

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kysely, sql } from 'kysely';
+import { DatabaseState } from '../database-state';
+import { migrate, appliedVersion } from '../migrate';
+import { PhotoFolder } from '../photo-folder';
+import type { Storage } from '../port';
+import { dueDeliveries } from '../queries/outbox';
+import type { PortalDatabase } from '../schema';
+import { sharedOperations } from '../shared-operations';
+import { transferOf } from '../queries/transfer';
+import { DATABASE_FILE, openDatabase } from './connection';
+import { NodeSqliteDialect } from './kysely-dialect';
+import { SQLITE_PLAN } from './migrations';
+import { SqlitePhotos } from './sqlite-photos';
+import { SqliteWriterThread } from './writer-thread';
+
+/** Photos arrive, and with SQLite stay, in this folder of DATA_DIR. */
+export const PHOTOS_DIR = 'photos';
+
+/**
+ * The SQLite backend: one database file in DATA_DIR (the default; `npm ci &&
+ * npm start` needs nothing else), photo bytes as files beside it. Requests are
+ * written by a thread of their own (writer-thread.ts); this connection reads,
+ * and writes what is not a request.
+ */
+export async function openSqliteStorage(dataDir: string, { readonly = false } = {}): Promise<Storage> {
+  const file = join(dataDir, DATABASE_FILE);
+  // Reading never creates a database where there was none.
+  if (readonly && !existsSync(file)) throw new Error(`${file} does not exist`);
+  const db = new Kysely<PortalDatabase>({ dialect: new NodeSqliteDialect(openDatabase(dataDir, { readonly })) });
+  try {
+    if (!readonly) await migrate(db, SQLITE_PLAN);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  let photos: SqlitePhotos | undefined;
+  // Made when first used: the staff's reading commands never create the folder.
+  const photoStore = () => (photos ??= new SqlitePhotos(db, new PhotoFolder(join(dataDir, PHOTOS_DIR))));
+  const hasMigrations = async () =>
+    (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`.execute(db)).rows.length > 0;
+  return {
+    description: `SQLite ${file}`,
+    state: new DatabaseState(),
+    rateLimitStore: undefined,
+    get photos() {
+      return photoStore();
+    },
+    openWriter: (policy) => SqliteWriterThread.start(dataDir, policy),
+    leaseDue: (channel, limit, busy, now) => dueDeliveries(db, channel, limit, busy, now),
+    ...sharedOperations({
+      db,
+      clientEmail: sql<string>`json_extract(payload, '$.client_email')`,
+      removePhotoBytes: (names) => photoStore().removeFiles(names),
+    }),
+    transfer: transferOf({
+      db,
+      schemaVersion: async () => appliedVersion(db, await hasMigrations()),
+      insertPhotos: (tx, rows) => photoStore().insert(tx, rows),
+      photoBytes: async (names) => (await Promise.all(names.map((n) => photoStore().size(n)))).reduce<number>((sum, n) => sum + (n ?? 0), 0),
+    }),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import type { NewRequest, PhotoField, QueuedDelivery, SubmitOutcome } from './records';
+
+/**
+ * The rules of storing a request, decided here once for every backend; the
+ * adapters (sqlite/, postgres/) only fetch what they need and write what they
+ * decide, inside one transaction.
+ */
+
+export const DAY_MS = 24 * 60 * 60_000;
+
+/** What an Idempotency-Key is compared by: the same brand and request give the same hash. */
+export function payloadHash(item: Pick<NewRequest, 'brand' | 'payload'>): string {
+  return createHash('sha256').update(`${item.brand}\n${item.payload}`).digest('hex');
+}
+
+/** The earlier request under the same key, as the submit sees it: the same one again, or a conflict. */
+export function replayOf(item: NewRequest, earlier: { reference: string; payload_hash: string }): SubmitOutcome {
+  return earlier.payload_hash === payloadHash(item) ? { kind: 'stored', reference: earlier.reference, replay: true } : { kind: 'key-conflict' };
+}
+
+/** The photo fields that cannot be claimed, given the names claimed: a photo is used once, by one request. */
+export function unavailablePhotos(item: Pick<NewRequest, PhotoField>, claimed: ReadonlySet<string>): PhotoField[] {
+  const fields = (['image1', 'image2'] as const).filter((f) => !claimed.has(item[f]));
+  if (item.image1 === item.image2) fields.push('image2');
+  return [...new Set(fields)];
+}
+
+/** The limit keys a request's deliveries count under: the adapter counts what each has had in the last day. */
+export function limitKeys(deliveries: readonly QueuedDelivery[]): string[] {
+  return [...new Set(deliveries.flatMap((d) => (d.limitKey === undefined ? [] : [d.limitKey])))];
+}
+
+/**
+ * The deliveries to queue: a form can aim mail at any address, so past the
+ * limit of mails per key in a day, mail to it is dropped silently (the
+ * request is still stored). `sent` counts each key's mails of the last day.
+ */
+export function withinMailLimit(deliveries: readonly QueuedDelivery[], sent: ReadonlyMap<string, number>, limit: number): QueuedDelivery[] {
+  const counted = new Map(sent);
+  return deliveries.filter((d) => {
+    if (d.limitKey === undefined) return true;
+    const n = counted.get(d.limitKey) ?? 0;
+    counted.set(d.limitKey, n + 1);
+    return n < limit;
+  });
+}
