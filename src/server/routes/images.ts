@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../client-key';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
+import { asClientError } from '../multipart-errors';
 import type { PortalMetrics } from '../metrics';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
 import type { StorageGuard } from '../photos/storage-guard';
@@ -31,18 +32,10 @@ const EXTRA_PART_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIE
 
 const ONE_IMAGE = 'Send exactly one file, in the field "image".';
 
-/**
- * What went wrong while reading the body: our own refusals as they are, a
- * server-side fault (a file-system call failed) as it is, and anything the
- * multipart parser threw (no boundary, a part cut off, a malformed header)
- * as the client's malformed request.
- */
-function asClientError(error: unknown): unknown {
-  const { code, syscall, statusCode } = error as { code?: string; syscall?: string; statusCode?: number };
-  if (error instanceof HttpError || syscall !== undefined) return error;
-  if (EXTRA_PART_CODES.has(code ?? '')) return new HttpError(400, ONE_IMAGE);
-  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return error;
-  return new HttpError(400, `The upload is not well-formed multipart/form-data. ${ONE_IMAGE}`);
+/** The parser's complaints, in words for an upload; a second part, a second file or a text field first. */
+function uploadError(error: unknown): unknown {
+  if (EXTRA_PART_CODES.has((error as { code?: string }).code ?? '')) return new HttpError(400, ONE_IMAGE);
+  return asClientError(error, `The upload is not well-formed multipart/form-data. ${ONE_IMAGE}`);
 }
 
 /**
@@ -85,7 +78,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         if (received) await intake.discard(received);
         // The rest of the body may be unread: never reuse this connection.
         reply.header('connection', 'close');
-        throw asClientError(error);
+        throw uploadError(error);
       }
       return reply.code(201).send({ filename: await intake.store(received, clientKey(req.ip)) });
     },
