@@ -4,6 +4,7 @@ import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
 import { asClientError } from '../multipart-errors';
 import type { PortalMetrics } from '../metrics';
+import type { PostOrigins } from '../post-origin';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
 import type { StorageGuard } from '../photos/storage-guard';
 
@@ -13,11 +14,13 @@ export interface ImagesRouteOptions {
   storage: StorageGuard;
   rateLimit: RateLimit;
   metrics: PortalMetrics;
+  origins: PostOrigins;
 }
 
 /** Why an upload was refused, by the status it got (for /metrics). */
 const REFUSAL_REASONS: Record<number, string> = {
   400: 'malformed',
+  403: 'cross-site',
   413: 'too-large',
   415: 'not-an-image',
   429: 'rate-limited',
@@ -44,7 +47,13 @@ function uploadError(error: unknown): unknown {
  * reading (declared length) or the moment they pass the limit, with
  * `Connection: close` so the rest of the body is never read.
  */
-export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, storage, rateLimit, metrics }) => {
+export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, storage, rateLimit, metrics, origins }) => {
+  // A form on another site can post here too. The page's scripts in a browser sending neither Origin nor
+  // Fetch Metadata cannot be told apart from it, and what such a post stores is a photo no request uses.
+  async function refuseOtherSites(req: FastifyRequest) {
+    if (origins.judge(req) === 'other-site') throw new HttpError(403, 'An upload from another site is refused.');
+  }
+
   async function refuseDeclaredOversize(req: FastifyRequest, reply: FastifyReply) {
     const declared = Number(req.headers['content-length']);
     if (declared > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
@@ -56,7 +65,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
     '/api/forms/images',
     {
       config: { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } },
-      onRequest: refuseDeclaredOversize,
+      onRequest: [refuseOtherSites, refuseDeclaredOversize],
       onResponse: async (_req, reply) => {
         if (reply.statusCode === 201) metrics.upload('accepted');
         else metrics.upload('refused', REFUSAL_REASONS[reply.statusCode] ?? 'error');

@@ -1,18 +1,19 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { brandPath, matchBrandRoute, type BrandRoute } from '../../core/brands';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { matchBrandRoute } from '../../core/brands';
 import { fieldErrors, type FieldErrors } from '../../core/field-errors';
-import { postedFormData, postedProperty, SUBMISSION_FIELD } from '../../core/form-post';
+import { postedFormData, postedProperty } from '../../core/form-post';
 import { formSchemas, uploadAliases } from '../../core/form-schemas';
-import type { FormSeed } from '../../core/form-seed';
 import { shapeRequest } from '../../core/payload';
 import type { Brand, RepairFormData } from '../../core/types';
 import type { RateLimit } from '../config';
 import type { PortalMetrics } from '../metrics';
 import { clientKey } from '../client-key';
 import { HttpError } from '../http-error';
-import type { SeededPages } from '../no-script/seeded-pages';
-import type { SentRequests } from '../no-script/sent-requests';
+import type { PostOrigins } from '../post-origin';
+import { postedKey, type Post, type PostAnswers } from '../no-script/post-answers';
 import { readPostedForm, type PostedPhoto } from '../no-script/posted-form';
+import type { SentRequests } from '../no-script/sent-requests';
+import type { SubmissionKeys } from '../no-script/submission-key';
 import type { PhotoIntake, PhotoRules } from '../photos/photo-intake';
 import type { StorageGuard } from '../photos/storage-guard';
 import type { RequestStore } from '../storage/request-store';
@@ -29,14 +30,14 @@ export interface NoScriptFormOptions {
   formValidator: FormDataValidator;
   requestValidator: RequestValidator;
   store: RequestStore;
-  pages: SeededPages;
+  answers: PostAnswers;
   sent: SentRequests;
-  rateLimit: RateLimit;
+  keys: SubmissionKeys;
+  origins: PostOrigins;
+  /** Accepted requests per client (the submit limit), and posts of any outcome (checked before the body is read). */
+  limits: { accepted: RateLimit; posts: RateLimit };
   metrics: PortalMetrics;
 }
-
-/** As the JSON API accepts them (routes/forms.ts). */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
 /**
  * POST /:brand/:locale/:country: the form as a browser sends it without
@@ -44,27 +45,35 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
  * and messages as the page; on errors the page comes back with the values
  * kept (photos stored already stay) and the errors shown; once stored, a 303
  * to the page, which then shows the confirmation (a reload sends nothing).
+ * Whatever else happens is a page too, in the route's language, with a notice
+ * and what could be read kept: never the JSON the API answers.
  */
 export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async (app, options) => {
-  const { brands, intake, rules, storage, formValidator, requestValidator, store, pages, sent, metrics } = options;
-
-  async function sendPage(reply: FastifyReply, route: BrandRoute, seed: FormSeed, key: string | undefined) {
-    const html = await pages.render(route, seed, key);
-    // Typed personal data: never kept by a cache.
-    return reply.code(400).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
-  }
-
-  function confirm(req: Parameters<SentRequests['remember']>[0], reply: FastifyReply, route: BrandRoute, reference: string) {
-    sent.remember(req, reply, route.brand.id, reference);
-    return reply.code(303).header('location', brandPath(route.brand.id, route.locale, route.country)).send();
-  }
+  const { brands, intake, rules, storage, formValidator, requestValidator, store, answers, sent, keys, origins, limits, metrics } = options;
+  const posts = new WeakMap<FastifyRequest, Post>();
+  const acceptedLimit = app.createRateLimit({
+    max: limits.accepted.max,
+    timeWindow: limits.accepted.windowMs,
+    keyGenerator: (req) => `no-script-accepted:${clientKey(req.ip)}`,
+  });
 
   app.post(
     '/:brand/:locale/:country',
-    { config: { rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.windowMs } } },
+    {
+      // Before the body is read: a post from another site is refused, and counts toward nothing.
+      onRequest: async (req) => {
+        const route = matchBrandRoute(req.url.split('?')[0], brands);
+        if (!route) throw new HttpError(404, 'Not found.');
+        const sender = origins.judge(req);
+        posts.set(req, { route, ours: sender === 'this-site', read: { fields: [], photos: [] } });
+        if (sender === 'other-site') throw new HttpError(403, 'A form posted from another site is refused.');
+      },
+      config: { rateLimit: { max: limits.posts.max, timeWindow: limits.posts.windowMs } },
+      errorHandler: (error, req, reply) => answers.error(error, req, reply, posts.get(req)),
+    },
     async (req, reply) => {
-      const route = matchBrandRoute(req.url.split('?')[0], brands);
-      if (!route) throw new HttpError(404, 'Not found.');
+      const post = posts.get(req)!;
+      const { route } = post;
       const { brand, locale } = route;
       const { schema, uiSchema } = formSchemas[brand.variant];
       const aliases = uploadAliases(uiSchema);
@@ -72,16 +81,28 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
 
       const declared = Number(req.headers['content-length']);
       await storage.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : 2 * rules.maxBytes);
-      const posted = await readPostedForm(req, intake, rules);
+      const posted = post.read;
+      await readPostedForm(req, intake, rules, posted);
+      // Received photos not stored are removed before any answer: nothing of a post outlives its answer.
       const waiting = new Set(posted.photos.filter((p) => p.received));
+      const discardWaiting = async () => {
+        await Promise.all([...waiting].map((p) => intake.discard(p.received!)));
+        waiting.clear();
+      };
       try {
-        const postedKey = posted.fields.find(([name]) => name === SUBMISSION_FIELD)?.[1] ?? '';
-        const key = IDEMPOTENCY_KEY.test(postedKey) ? postedKey : undefined;
-        const earlier = key && (await sent.referenceOf(key, brand.id));
-        if (earlier) return confirm(req, reply, route, earlier);
-
+        const key = postedKey(posted.fields);
+        // A browser that sent neither Origin nor Fetch Metadata proves the form is its own by the key (no-script/submission-key.ts).
+        if (!post.ours && !(key && keys.isBound(req, key))) throw new HttpError(403, 'A form posted without proof of its page is refused.');
+        post.ours = true;
         const data = postedFormData(posted.fields, schema) as Record<string, unknown>;
+        post.data = data;
         if ('language' in schema.properties) data.language = locale;
+        const earlier = key && (await sent.earlier(key, brand.id));
+        if (earlier) {
+          await discardWaiting();
+          return answers.repost(req, reply, route, earlier, data as RepairFormData);
+        }
+
         const photos = new Map<string, PostedPhoto>();
         for (const photo of posted.photos) {
           const picker = postedProperty(photo.control, schema);
@@ -106,23 +127,28 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           }
         }
 
+        await discardWaiting();
+
         // A photo the picker's rules refused was chosen: its field says why, not that it is missing.
         const refused = [...photos.keys()].filter((picker) => chosen[picker]?.length).map((picker) => targetOf[picker]);
         const errors = { ...formValidator.errors(brand, data as RepairFormData, locale, refused), ...photoErrors };
-        const seed = (found: FieldErrors): FormSeed => ({ brandId: brand.id, formData: data as RepairFormData, errors: found });
-        if (Object.keys(errors).length > 0) return sendPage(reply, route, seed(errors), key);
+        const formData = data as RepairFormData;
+        if (Object.keys(errors).length > 0) return answers.invalid(req, reply, route, { formData, errors }, key);
 
-        const verdict = requestValidator.check(brand, shapeRequest(data as RepairFormData, schema, brand, locale), locale);
-        if (!verdict.ok) return sendPage(reply, route, seed(verdict.fields), key);
+        const verdict = requestValidator.check(brand, shapeRequest(formData, schema, brand, locale), locale);
+        if (!verdict.ok) return answers.invalid(req, reply, route, { formData, errors: verdict.fields }, key);
+        // Only a request about to be stored counts toward the submit limit: corrections never lock a customer out.
+        const limit = await acceptedLimit(req);
+        if (!limit.isAllowed && limit.isExceeded) throw new HttpError(429, 'Too many requests. Please try again later.', {}, { retryAfterSeconds: limit.ttlInSeconds });
         const outcome = await storeRequest(store, brand, verdict.request, locale, key);
         switch (outcome.kind) {
           case 'stored':
             if (!outcome.replay) metrics.requestAccepted(brand.id);
-            return confirm(req, reply, route, outcome.reference);
+            return answers.confirm(req, reply, route, outcome.reference);
           case 'key-conflict': {
             // Two posts of one page at once: the photos of each were stored apart, the first request won.
-            const first = key && (await sent.referenceOf(key, brand.id));
-            if (first) return confirm(req, reply, route, first);
+            const first = key && (await sent.earlier(key, brand.id));
+            if (first) return answers.repost(req, reply, route, first, formData);
             throw new HttpError(409, 'This form was sent already.');
           }
           case 'photos-unavailable': {
@@ -131,11 +157,11 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
               delete data[aliases[target]];
               return { keyword: 'required', instancePath: '', params: { missingProperty: target } };
             });
-            return sendPage(reply, route, seed(fieldErrors(issues, brand.variant, locale, aliases)), key);
+            return answers.invalid(req, reply, route, { formData, errors: fieldErrors(issues, brand.variant, locale, aliases) }, key);
           }
         }
       } finally {
-        await Promise.all([...waiting].map((p) => intake.discard(p.received!)));
+        await discardWaiting();
       }
     },
   );
