@@ -64,10 +64,13 @@ export function errorAnswer(error: FastifyError, req: FastifyRequest): ErrorAnsw
     req.log.info({ statusCode: status, code: error.code, reason: error.message }, 'request refused');
     return { status, message: clientMessage(status), details: {} };
   }
-  req.log.error({ err: error }, 'request failed');
   if (STORAGE_FULL.has(error.code)) {
-    return { status: 503, message: 'The service is temporarily unable to store requests. Please try again later.', details: {}, retryAfterSeconds: 60 };
+    // A state of the service, told when it changes (DatabaseState, the disk guard): no stack trace per request.
+    req.log.warn({ statusCode: 503, code: error.code }, 'request refused for now: storage unavailable');
+    const retryAfterSeconds = error.code === STORE_UNAVAILABLE ? 10 : 60;
+    return { status: 503, message: 'The service is temporarily unable to store requests. Please try again later.', details: {}, retryAfterSeconds };
   }
+  req.log.error({ err: error }, 'request failed');
   return { status: 500, message: 'Something went wrong on our side. Please try again later.', details: {} };
 }
 

@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../client-key';
 import type { RateLimit } from '../config';
@@ -7,6 +8,7 @@ import type { PortalMetrics } from '../metrics';
 import type { PostOrigins } from '../post-origin';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
 import type { StorageGuard } from '../photos/storage-guard';
+import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
 
 export interface ImagesRouteOptions {
   intake: PhotoIntake;
@@ -39,6 +41,12 @@ const ONE_IMAGE = 'Send exactly one file, in the field "image".';
 function uploadError(error: unknown): unknown {
   if (EXTRA_PART_CODES.has((error as { code?: string }).code ?? '')) return new HttpError(400, ONE_IMAGE);
   return asClientError(error, `The upload is not well-formed multipart/form-data. ${ONE_IMAGE}`);
+}
+
+/** A refusal that passes (503: the disk guard's quotas, the database gone), not one of the upload itself. */
+function refusedForNow(refusal: unknown): boolean {
+  const { statusCode, code } = refusal as { statusCode?: number; code?: string };
+  return statusCode === 503 || code === STORE_UNAVAILABLE;
 }
 
 /**
@@ -85,9 +93,17 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         if (!received) throw new HttpError(400, ONE_IMAGE);
       } catch (error) {
         if (received) await intake.discard(received);
-        // The rest of the body may be unread: never reuse this connection.
-        reply.header('connection', 'close');
-        throw uploadError(error);
+        const refusal = uploadError(error);
+        if (refusedForNow(refusal) && Number(req.headers['content-length']) <= rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
+          // No room or no database, for now: the rest of a body of allowed size is read and dropped, so a client
+          // still sending gets the 503 and its Retry-After instead of a broken pipe.
+          req.raw.resume();
+          await finished(req.raw).catch(() => {});
+        } else {
+          // The rest of the body may be unread: never reuse this connection.
+          reply.header('connection', 'close');
+        }
+        throw refusal;
       }
       return reply.code(201).send({ filename: await intake.store(received, clientKey(req.ip)) });
     },
