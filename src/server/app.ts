@@ -21,10 +21,13 @@ import { scheduleRetention } from './privacy/retention';
 import { installDrainOnClose } from './plugins/drain-on-close';
 import { answerUnparsableRequest, installErrorHandler, sendError } from './plugins/error-handler';
 import { installSecurityHeaders } from './plugins/security-headers';
+import { PostAnswers } from './no-script/post-answers';
 import { SeededPages } from './no-script/seeded-pages';
 import { SentRequests } from './no-script/sent-requests';
+import { SubmissionKeys } from './no-script/submission-key';
 import { installSlowClientGuard } from './plugins/slow-clients';
 import { loadPortalPages } from './portal-pages';
+import { PostOrigins } from './post-origin';
 import { formsRoute } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { imagesRoute } from './routes/images';
@@ -76,7 +79,9 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   const storage = await openStorage(config, { log: app.log });
   const { photos } = storage;
   await photos.tidy(config.photoTtlMs);
-  const links = new PhotoLinks(photoLinkSecret(config.photoUrlSecret, config.dataDir), config.publicUrl, config.photoUrlTtlMs);
+  // One secret every instance shares: it signs photo links, and keys of their own are derived from it.
+  const secret = photoLinkSecret(config.photoUrlSecret, config.dataDir);
+  const links = new PhotoLinks(secret, config.publicUrl, config.photoUrlTtlMs);
   const writer = await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
   const metrics = new PortalMetrics(storage, () => storage.state.up && writer.alive);
   const deliveries = await startDeliveryWorkers({
@@ -122,11 +127,14 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   const photoIntake = new PhotoIntake(photos, rules, config.photoBudget, new FairQueue(config.photoDecoding));
   await app.register(healthRoutes, { storage, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
   const room = new DiskGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
-  await app.register(imagesRoute, { intake: photoIntake, rules, room, rateLimit: config.rateLimits.uploads, metrics });
+  // Forms of other sites must not post in a visitor's name (uploads and the form without scripts).
+  const origins = new PostOrigins([config.publicUrl, ...config.corsOrigins]);
+  await app.register(imagesRoute, { intake: photoIntake, rules, room, rateLimit: config.rateLimits.uploads, metrics, origins });
   await app.register(formsRoute, { brands, intake, rateLimit: config.rateLimits.submits });
   // Pages after a post without scripts are rendered by the prerender's SSR build (npm run build).
-  const seededPages = new SeededPages(join(config.webRoot, 'ssr', 'entry-server.js'), pages);
-  const sent = new SentRequests(storage);
+  const seeded = new SeededPages(join(config.webRoot, 'ssr', 'entry-server.js'), pages);
+  const sent = new SentRequests(storage, secret);
+  const keys = new SubmissionKeys(secret);
   await app.register(noScriptFormRoute, {
     brands,
     photos: photoIntake,
@@ -134,9 +142,11 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     room,
     formValidator: new FormDataValidator(),
     intake,
-    pages: seededPages,
+    answers: new PostAnswers(pages, seeded, sent, keys),
     sent,
-    rateLimit: config.rateLimits.submits,
+    keys,
+    origins,
+    limits: { accepted: config.rateLimits.submits, posts: config.rateLimits.formPosts },
   });
   await app.register(photosRoute, { links, photos });
   await app.register(metricsRoute, { metrics, token: config.metricsToken });
@@ -146,8 +156,9 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     pages,
     async confirmation(req, route) {
       const email = await sent.sentTo(req, route.brand.id);
-      return email ? seededPages.render(route, { brandId: route.brand.id, formData: {}, errors: {}, sentTo: email }) : undefined;
+      return email ? seeded.confirmation(route, email) : undefined;
     },
+    submissionKey: (req, reply) => keys.issue(req, reply),
   });
   return app;
 }

@@ -59,7 +59,13 @@ export interface ServerConfig {
   webhookCaFile: string;
   /** Where the brands' webhook secrets are read (brand files name the variable). */
   secretsEnv: Env;
-  rateLimits: { uploads: RateLimit; submits: RateLimit };
+  /**
+   * Per client. `submits`: requests the JSON API is sent, and requests the form
+   * without scripts gets accepted (valid ones); `formPosts`: every post of the
+   * form without scripts, whatever its outcome, so a customer correcting mistakes
+   * has room while a flood of posts meets a limit before its body is read.
+   */
+  rateLimits: { uploads: RateLimit; submits: RateLimit; formPosts: RateLimit };
   jsonBodyLimitBytes: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
@@ -206,6 +212,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
       submits: {
         max: integer(env, 'RATE_LIMIT_SUBMITS', 10, 1),
         windowMs: integer(env, 'RATE_LIMIT_SUBMITS_WINDOW_MS', MINUTE, 1000),
+      },
+      formPosts: {
+        max: integer(env, 'RATE_LIMIT_FORM_POSTS', 60, 1),
+        windowMs: integer(env, 'RATE_LIMIT_FORM_POSTS_WINDOW_MS', MINUTE, 1000),
       },
     },
     // Two 8000-character texts of 4-byte characters plus the short fields fit well within this.

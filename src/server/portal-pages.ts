@@ -14,7 +14,8 @@ export interface PortalPages {
   notFound: string;
 }
 
-function escapeAttribute(value: string): string {
+/** Text for an attribute value or an element's content. */
+export function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -23,7 +24,7 @@ export function injectSettings(html: string, settings: RuntimeSettings): string 
   const fill = (page: string, name: string, value: string) =>
     page.replace(
       new RegExp(`(<meta\\s+name="${name}"\\s+content=")[^"]*(")`),
-      (_m, start: string, end: string) => `${start}${escapeAttribute(value)}${end}`,
+      (_m, start: string, end: string) => `${start}${escapeHtml(value)}${end}`,
     );
   return fill(fill(html, 'portal:api-base', settings.apiBase), 'portal:address-lookup-url', settings.addressLookupUrl);
 }

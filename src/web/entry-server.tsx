@@ -51,13 +51,16 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
     return { html, status: 404, title: t('notFound.documentTitle'), description: t('notFound.body'), lang: 'nl', preloadModules: [] };
   }
   const brand = await loadBrand(route.brand.id);
+  const t = i18n.getFixedT(route.locale);
+  // A page that comes back with a problem says so in its title, the first thing a screen reader announces.
+  const problem = seed !== null && (seed.notice !== undefined || Object.keys(seed.errors).length > 0);
   return {
     html,
     status: 200,
-    title: pageTitle(brand),
+    title: problem ? t('page.errorTitle', { title: pageTitle(brand) }) : pageTitle(brand),
     lang: route.locale,
     favicon: assetUrl(brand.favicon),
-    description: i18n.getFixedT(route.locale)('page.description', { brand: brand.name }),
+    description: t('page.description', { brand: brand.name }),
     preloadModules: ['src/web/pages/brand-page.tsx', brandModule(brand.id), `src/web/form/generated/${brand.variant}.validator.ts`],
   };
 }

@@ -7,7 +7,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from './support/browser';
-import { BRANDS, LOCALES, SUCCESS_TEXT, uniqueEmail } from './support/fixtures';
+import { BRANDS, LOCALES, SUCCESS_TEXT, TEXTS, uniqueEmail } from './support/fixtures';
+import { refusedPages } from './support/no-script-posts';
 import { SUBMIT, fakeUploads, fillValidForm, openBrandPage, waitForHydration } from './support/form-page';
 import { browserSuite } from './support/suite';
 
@@ -48,6 +49,34 @@ describe('axe', () => {
       });
     }
   }
+
+  it('the pages a post without scripts can come back as (each notice, nl and fr) have no violations, with scripts or without', async () => {
+    const pages = await refusedPages(suite.portal.baseUrl);
+    for (const shown of pages) {
+      const texts = TEXTS[shown.locale];
+      for (const scripts of [false, true]) {
+        const { context, page, problems } = await openPage(suite.browser);
+        const what = `${shown.kind} (${shown.status}), scripts ${scripts ? 'on' : 'off'}`;
+        try {
+          // The page as the browser got it in answer to its post, served again at the route's address
+          // (as 200: Chromium reports an error status on the console, which here would be no fault of the page).
+          if (!scripts) await page.route('**/*.js', (route) => route.abort());
+          await page.route(shown.url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: shown.html }));
+          await page.goto(shown.url);
+          expect(await page.getAttribute('html', 'lang'), what).toBe(shown.locale);
+          // Without scripts nothing moves the focus to the notice: the title says there is a problem.
+          if (scripts) await waitForHydration(page);
+          else expect(await page.title(), what).toMatch(new RegExp(`^${texts.page.errorTitle.split('{{')[0]}`));
+          const notice = page.locator('main [role="alert"]');
+          expect(await notice.locator('h2').textContent(), what).toBe(texts.notice[shown.kind].title);
+          expect(await violations(page), what).toEqual([]);
+          if (scripts) expect(problems.errors, what).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  });
 
   it('404 page has no violations', async () => {
     const { context, page } = await openPage(suite.browser);

@@ -5,6 +5,8 @@
  * the request and its mails as the scripted path does, and confirms after a
  * 303 that a reload does not repeat. No personal data in any URL.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import {
   CONFIRMATION_SENT_TEXT,
   SUCCESS_TEXT,
   SUMMARY_TEXT,
+  TEXTS,
   brandById,
   message,
   photoFiles,
@@ -171,7 +174,8 @@ describe('without JavaScript', () => {
         for (const [name, value] of fields) body.append(name, value);
         body.append('root_upload_1', new Blob([new Uint8Array(files[0].buffer)], { type: files[0].mimeType }), files[0].name);
         body.append('root_upload_2', new Blob([new Uint8Array(files[1].buffer)], { type: files[1].mimeType }), files[1].name);
-        const res = await fetch(action, { method: 'POST', body, redirect: 'manual' });
+        // With the headers the browser sends from the page: the portal refuses posts other sites make.
+        const res = await fetch(action, { method: 'POST', body, redirect: 'manual', headers: { origin: action.origin, 'sec-fetch-site': 'same-origin' } });
         return [res.status, res.headers.get('location')];
       };
       const [first, second] = await Promise.all([post(), post()]);
@@ -180,6 +184,54 @@ describe('without JavaScript', () => {
       expect(await post()).toEqual([303, action.pathname]);
       expect(suite.portal.storedRequests(email)).toHaveLength(1);
     }, NO_SCRIPT));
+});
+
+describe('a page on another site', () => {
+  /** Another site (localhost is not 127.0.0.1's site) whose page posts a complete form to the portal as soon as it loads. */
+  async function otherSite(action: string, values: Record<string, string>): Promise<{ url: string; close(): void }> {
+    const inputs = Object.entries(values)
+      .map(([name, value]) => `<input name="root_${name}" value="${value}">`)
+      .join('');
+    const photos = files.map((f, i) => ({ id: `root_upload_${i + 1}`, name: f.name, type: f.mimeType, data: f.buffer.toString('base64') }));
+    const html = `<!doctype html><html lang="en"><title>Win a prize</title><body>
+      <form id="f" method="post" enctype="multipart/form-data" action="${action}">${inputs}
+        <input type="file" name="root_upload_1" id="root_upload_1"><input type="file" name="root_upload_2" id="root_upload_2">
+        <input type="hidden" name="submission" value="${crypto.randomUUID()}"></form>
+      <script>
+        for (const p of ${JSON.stringify(photos)}) {
+          const bytes = Uint8Array.from(atob(p.data), (c) => c.charCodeAt(0));
+          const chosen = new DataTransfer();
+          chosen.items.add(new File([bytes], p.name, { type: p.type }));
+          document.getElementById(p.id).files = chosen.files;
+        }
+        document.getElementById('f').submit();
+      </script></body></html>`;
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+    await new Promise<void>((resolve) => server.listen(0, resolve));
+    return { url: `http://localhost:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+  }
+
+  it('that posts the form in its visitor\'s name is refused with a page saying so, and nothing is stored', () =>
+    suite.withPage(async (page) => {
+      const email = uniqueEmail('other-site');
+      const route = `${suite.portal.baseUrl}/ilve/nl/be`;
+      const site = await otherSite(route, { ...validValues(brandById('ilve'), email), country: 'be' });
+      try {
+        const answered = page.waitForResponse((r) => r.url() === route && r.request().method() === 'POST');
+        await page.goto(site.url);
+        const answer = await answered;
+        expect(answer.status()).toBe(403);
+        expect((await answer.request().allHeaders())['sec-fetch-site']).toBe('cross-site');
+        await page.waitForURL(route);
+        const notice = page.locator('main [role="alert"]');
+        expect(await notice.locator('h2').textContent()).toBe(TEXTS.nl.notice['cross-site'].title);
+        // Nothing the other site sent is shown in the form.
+        expect(await page.inputValue(field('last_name'))).toBe('');
+        expect(suite.portal.storedRequests(email)).toHaveLength(0);
+      } finally {
+        site.close();
+      }
+    }));
 });
 
 describe('before the scripts run', () => {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BRANDS, LOCALES, photoFiles, uniqueEmail, validValues } from './support/fixtures';
+import { refusedPages } from './support/no-script-posts';
 import { browserSuite } from './support/suite';
 
 const suite = browserSuite();
@@ -25,7 +26,7 @@ async function assetsOf(path: string): Promise<string[]> {
   return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
 }
 
-/** A form as a browser without scripts posts it (text fields, and photos when given). */
+/** A form as a browser without scripts posts it from the portal's page (text fields, and photos when given). */
 async function postForm(path: string, fields: Record<string, string>, withPhotos: boolean): Promise<Response> {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) body.append(`root_${name}`, value);
@@ -34,7 +35,8 @@ async function postForm(path: string, fields: Record<string, string>, withPhotos
     body.append('root_upload_1', new Blob([new Uint8Array(one.buffer)], { type: one.mimeType }), one.name);
     body.append('root_upload_2', new Blob([new Uint8Array(two.buffer)], { type: two.mimeType }), two.name);
   }
-  return fetch(`${suite.portal.baseUrl}${path}`, { method: 'POST', body, redirect: 'manual' });
+  const headers = { origin: suite.portal.baseUrl, 'sec-fetch-site': 'same-origin' };
+  return fetch(`${suite.portal.baseUrl}${path}`, { method: 'POST', body, redirect: 'manual', headers });
 }
 
 describe('assets on the wire', () => {
@@ -103,6 +105,7 @@ describe('Nu Html Checker', () => {
       const confirmation = await (await get('/ilve/nl/be', { cookie })).text();
       expect(confirmation).toContain(email);
       pages.push(['confirmation', confirmation]);
+      for (const refused of await refusedPages(suite.portal.baseUrl)) pages.push([`${refused.kind}-${refused.locale}`, refused.html]);
 
       const files = pages.map(([name, html]) => {
         const file = join(dir, `${name}.html`);

@@ -45,6 +45,7 @@ export function testConfig(root: string, env: Record<string, string> = {}, webFi
     BRANDS_DIR: join(process.cwd(), 'brands'),
     RATE_LIMIT_UPLOADS: '100000',
     RATE_LIMIT_SUBMITS: '100000',
+    RATE_LIMIT_FORM_POSTS: '100000',
     MAIL_POLL_INTERVAL_MS: '50',
     MIN_FREE_DISK_MB: '0',
     // Tests speak from one address: per-client shares out of the way unless a test sets them.

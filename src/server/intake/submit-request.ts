@@ -14,6 +14,8 @@ export interface Submit {
   locale: Locale;
   /** As sent; judged here (idempotency-key.ts). */
   idempotencyKey?: unknown;
+  /** Runs once the request is found valid, before it is stored; may refuse it by throwing (a route's own limit). */
+  admit?: () => Promise<void>;
 }
 
 export type SubmitResult =
@@ -36,11 +38,12 @@ export class Intake {
     private readonly accepted: (brand: string) => void,
   ) {}
 
-  async submit({ brand, body, locale: pageLocale, idempotencyKey: rawKey }: Submit): Promise<SubmitResult> {
+  async submit({ brand, body, locale: pageLocale, idempotencyKey: rawKey, admit }: Submit): Promise<SubmitResult> {
     const key = idempotencyKey(rawKey);
     if (!key.ok) return { kind: 'bad-key' };
     const verdict = this.validator.check(brand, body, pageLocale);
     if (!verdict.ok) return { kind: 'invalid', error: verdict.error, fields: verdict.fields };
+    await admit?.();
     const { request } = verdict;
     // The extended form carries its language; the simple one only has the page's.
     const locale = request.language ?? pageLocale;

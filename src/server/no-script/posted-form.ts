@@ -3,6 +3,7 @@ import { finished } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FileFacts } from '../../core/types';
 import { HttpError } from '../http-error';
+import { asClientError } from '../multipart-errors';
 import type { PhotoIntake, PhotoRules } from '../photos/photo-intake';
 
 /** A photo as it arrived: what the picker would say of it, and the received temp file (unless cut at the limit). */
@@ -25,17 +26,21 @@ const LIMITS = { fields: 64, files: 2, parts: 66, fieldSize: 64 * 1024 } as cons
  * photo streamed to a temp file through the same intake as uploads. A
  * picker left empty (no name, no bytes) is no photo. A photo over the size
  * limit is cut off and reported by its facts, so the rules say 'File too large'.
+ * A body that breaks off (cut off, malformed, over a limit) is the client's
+ * error (4xx) and leaves no file behind; `form` then holds the text fields read
+ * before it broke off, to show them again.
  */
-export async function readPostedForm(req: FastifyRequest, intake: PhotoIntake, rules: PhotoRules): Promise<PostedForm> {
+export async function readPostedForm(req: FastifyRequest, intake: PhotoIntake, rules: PhotoRules, form: PostedForm): Promise<void> {
   if (!req.isMultipart()) throw new HttpError(415, 'Expected multipart/form-data.');
-  const form: PostedForm = { fields: [], photos: [] };
   try {
     for await (const part of req.parts({ limits: { ...LIMITS, fileSize: rules.maxBytes } })) {
+      // A browser sends no part for a control without a name: such a part is nobody's field.
+      const named = typeof part.fieldname === 'string';
       if (part.type === 'field') {
-        form.fields.push([part.fieldname, String(part.value)]);
+        if (named) form.fields.push([part.fieldname, String(part.value)]);
         continue;
       }
-      if (!part.filename) {
+      if (!part.filename || !named) {
         part.file.resume();
         await finished(part.file);
         continue;
@@ -52,7 +57,7 @@ export async function readPostedForm(req: FastifyRequest, intake: PhotoIntake, r
     }
   } catch (error) {
     await Promise.all(form.photos.map((p) => (p.received ? intake.discard(p.received) : undefined)));
-    throw error;
+    form.photos = [];
+    throw asClientError(error, 'The form could not be read.');
   }
-  return form;
 }

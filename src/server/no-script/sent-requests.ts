@@ -1,36 +1,66 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RepairRequest } from '../../core/types';
+import { derivedKey } from '../derived-key';
 import type { Storage } from '../storage/port';
+import { SealedValues } from './sealed-value';
 
 const cookieName = (brandId: string) => `portal-sent-${brandId}`;
 
+/** Long enough to read the confirmation and reload it; a shared computer's next user finds the form. */
+const CONFIRMATION_MS = 30 * 60_000;
+
+/** The seals of the confirmation cookie, under a key of their own derived from the server's secret. */
+export function confirmationSeals(secret: Buffer): SealedValues {
+  return new SealedValues(derivedKey(secret, 'sent-request cookie'));
+}
+
+/** A request stored under a submission key. */
+export interface EarlierRequest {
+  reference: string;
+  payload: RepairRequest;
+}
+
 /**
  * The confirmation after a post without scripts. The redirect after the post
- * carries nothing personal: a session cookie (HttpOnly, for the brand's pages
- * only) names the stored request, and its page shows the address the request
- * was confirmed to, as the scripted page remembers it for the tab's session.
+ * carries nothing personal: a cookie (HttpOnly, for the brand's pages only,
+ * 30 minutes) holds the request's reference sealed with the server's key, and
+ * the page shows the address the request was confirmed to, as the scripted
+ * page remembers it for the tab's session. Only this server can make such a
+ * cookie, so knowing a reference shows nobody its address.
  */
 export class SentRequests {
-  constructor(private readonly storage: Pick<Storage, 'requestByReference' | 'referenceOfKey'>) {}
+  private readonly seals: SealedValues;
 
-  remember(req: FastifyRequest, reply: FastifyReply, brandId: string, reference: string): void {
-    reply.setCookie(cookieName(brandId), reference, {
+  constructor(
+    private readonly storage: Pick<Storage, 'requestByReference' | 'requestByKey'>,
+    secret: Buffer,
+  ) {
+    this.seals = confirmationSeals(secret);
+  }
+
+  remember(req: FastifyRequest, reply: FastifyReply, brandId: string, reference: string, now = Date.now()): void {
+    reply.setCookie(cookieName(brandId), this.seals.seal(reference, brandId, now + CONFIRMATION_MS), {
       path: `/${brandId}/`,
       httpOnly: true,
+      // Lax: sent with the 303's own GET and a reload, never with another site's subrequests.
       sameSite: 'lax',
       secure: req.protocol === 'https',
+      maxAge: CONFIRMATION_MS / 1000,
     });
   }
 
-  /** The e-mail address of the request this browser sent for the brand, if any. */
+  /** The e-mail address of the request this browser sent for the brand, if its cookie is genuine and current. */
   async sentTo(req: FastifyRequest, brandId: string): Promise<string | undefined> {
-    const reference = req.cookies[cookieName(brandId)];
+    const sealed = req.cookies[cookieName(brandId)];
+    const reference = sealed && this.seals.open(sealed, brandId);
     if (!reference) return undefined;
     const request = await this.storage.requestByReference(reference);
     return request?.brand === brandId ? (JSON.parse(request.payload) as { client_email?: string }).client_email : undefined;
   }
 
-  /** The reference stored under an idempotency key for the brand (a double post finds the first one). */
-  async referenceOf(key: string, brandId: string): Promise<string | undefined> {
-    return this.storage.referenceOfKey(key, brandId);
+  /** The request stored under an idempotency key for the brand (a double post finds the first one). */
+  async earlier(key: string, brandId: string): Promise<EarlierRequest | undefined> {
+    const row = await this.storage.requestByKey(key, brandId);
+    return row && { reference: row.reference, payload: JSON.parse(row.payload) as RepairRequest };
   }
 }

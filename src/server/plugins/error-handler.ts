@@ -26,6 +26,14 @@ function clientMessage(status: number): string {
   return CLIENT_MESSAGES[status] ?? `${STATUS_CODES[status] ?? 'Bad request'}.`;
 }
 
+/** What a client is told of an error: a status, a plain message (plus details of a refused form), and when to retry. */
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  details: Record<string, unknown>;
+  retryAfterSeconds?: number;
+}
+
 /**
  * Every error becomes `{"error": "<plain message>"}` (plus `fields` for a
  * refused form): our HttpErrors as they are, Fastify's client errors (4xx)
@@ -39,26 +47,31 @@ export function installErrorHandler(app: FastifyInstance): void {
 
 /** Also Fastify's `frameworkErrors` (a bad URL, an overlong parameter), which bypass the error handler. */
 export function sendError(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const answer = errorAnswer(error, req);
+  if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
+  return reply.code(answer.status).send({ error: answer.message, ...answer.details });
+}
+
+/** The answer to an error, logged once: for the JSON body above, or a page (routes/no-script-form.ts). */
+export function errorAnswer(error: FastifyError, req: FastifyRequest): ErrorAnswer {
   if (error instanceof HttpError) {
     if (error.statusCode < 500) req.log.info({ statusCode: error.statusCode, reason: error.message }, 'request refused');
     else req.log.warn({ statusCode: error.statusCode, reason: error.message }, 'request refused for now');
-    const { retryAfterSeconds } = error.headers;
-    if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
-    return reply.code(error.statusCode).send({ error: error.message, ...error.details });
+    return { status: error.statusCode, message: error.message, details: error.details, retryAfterSeconds: error.headers.retryAfterSeconds };
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     req.log.info({ statusCode: status, code: error.code, reason: error.message }, 'request refused');
-    return reply.code(status).send({ error: clientMessage(status) });
+    return { status, message: clientMessage(status), details: {} };
   }
   if (STORAGE_FULL.has(error.code)) {
     // A state of the service, told when it changes (DatabaseState, the disk guard): no stack trace per request.
     req.log.warn({ statusCode: 503, code: error.code }, 'request refused for now: storage unavailable');
-    const retryAfter = error.code === STORE_UNAVAILABLE ? '10' : '60';
-    return reply.code(503).header('retry-after', retryAfter).send({ error: 'The service is temporarily unable to store requests. Please try again later.' });
+    const retryAfterSeconds = error.code === STORE_UNAVAILABLE ? 10 : 60;
+    return { status: 503, message: 'The service is temporarily unable to store requests. Please try again later.', details: {}, retryAfterSeconds };
   }
   req.log.error({ err: error }, 'request failed');
-  return reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
+  return { status: 500, message: 'Something went wrong on our side. Please try again later.', details: {} };
 }
 
 /**

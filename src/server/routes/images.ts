@@ -3,7 +3,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../client-key';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
+import { asClientError } from '../multipart-errors';
 import type { PortalMetrics } from '../metrics';
+import type { PostOrigins } from '../post-origin';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
 import type { DiskGuard } from '../photos/disk-guard';
 import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
@@ -14,11 +16,13 @@ export interface ImagesRouteOptions {
   room: DiskGuard;
   rateLimit: RateLimit;
   metrics: PortalMetrics;
+  origins: PostOrigins;
 }
 
 /** Why an upload was refused, by the status it got (for /metrics). */
 const REFUSAL_REASONS: Record<number, string> = {
   400: 'malformed',
+  403: 'cross-site',
   413: 'too-large',
   415: 'not-an-image',
   429: 'rate-limited',
@@ -33,18 +37,10 @@ const EXTRA_PART_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIE
 
 const ONE_IMAGE = 'Send exactly one file, in the field "image".';
 
-/**
- * What went wrong while reading the body: our own refusals as they are, a
- * server-side fault (a file-system call failed, the database gone) as it is, and anything the
- * multipart parser threw (no boundary, a part cut off, a malformed header)
- * as the client's malformed request.
- */
-function asClientError(error: unknown): unknown {
-  const { code, syscall, statusCode } = error as { code?: string; syscall?: string; statusCode?: number };
-  if (error instanceof HttpError || syscall !== undefined || code === STORE_UNAVAILABLE) return error;
-  if (EXTRA_PART_CODES.has(code ?? '')) return new HttpError(400, ONE_IMAGE);
-  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return error;
-  return new HttpError(400, `The upload is not well-formed multipart/form-data. ${ONE_IMAGE}`);
+/** The parser's complaints, in words for an upload; a second part, a second file or a text field first. */
+function uploadError(error: unknown): unknown {
+  if (EXTRA_PART_CODES.has((error as { code?: string }).code ?? '')) return new HttpError(400, ONE_IMAGE);
+  return asClientError(error, `The upload is not well-formed multipart/form-data. ${ONE_IMAGE}`);
 }
 
 /** A refusal that passes (503: the disk guard's quotas, the database gone), not one of the upload itself. */
@@ -59,7 +55,13 @@ function refusedForNow(refusal: unknown): boolean {
  * reading (declared length) or the moment they pass the limit, with
  * `Connection: close` so the rest of the body is never read.
  */
-export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, room, rateLimit, metrics }) => {
+export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, room, rateLimit, metrics, origins }) => {
+  // A form on another site can post here too. The page's scripts in a browser sending neither Origin nor
+  // Fetch Metadata cannot be told apart from it, and what such a post stores is a photo no request uses.
+  async function refuseOtherSites(req: FastifyRequest) {
+    if (origins.judge(req) === 'other-site') throw new HttpError(403, 'An upload from another site is refused.');
+  }
+
   async function refuseDeclaredOversize(req: FastifyRequest, reply: FastifyReply) {
     const declared = Number(req.headers['content-length']);
     if (declared > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
@@ -71,7 +73,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
     '/api/forms/images',
     {
       config: { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } },
-      onRequest: refuseDeclaredOversize,
+      onRequest: [refuseOtherSites, refuseDeclaredOversize],
       onResponse: async (_req, reply) => {
         if (reply.statusCode === 201) metrics.upload('accepted');
         else metrics.upload('refused', REFUSAL_REASONS[reply.statusCode] ?? 'error');
@@ -91,7 +93,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         if (!received) throw new HttpError(400, ONE_IMAGE);
       } catch (error) {
         if (received) await intake.discard(received);
-        const refusal = asClientError(error);
+        const refusal = uploadError(error);
         if (refusedForNow(refusal) && Number(req.headers['content-length']) <= rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
           // No room or no database, for now: the rest of a body of allowed size is read and dropped, so a client
           // still sending gets the 503 and its Retry-After instead of a broken pipe.

@@ -1,21 +1,21 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { brandPath, matchBrandRoute, type BrandRoute } from '../../core/brands';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { matchBrandRoute } from '../../core/brands';
 import { fieldErrors, type FieldErrors } from '../../core/field-errors';
-import { postedFormData, postedProperty, SUBMISSION_FIELD } from '../../core/form-post';
+import { postedFormData, postedProperty } from '../../core/form-post';
 import { formSchemas, uploadAliases } from '../../core/form-schemas';
-import type { FormSeed } from '../../core/form-seed';
 import { shapeRequest } from '../../core/payload';
 import type { Brand, RepairFormData } from '../../core/types';
 import type { RateLimit } from '../config';
 import { clientKey } from '../client-key';
 import { HttpError } from '../http-error';
-import type { SeededPages } from '../no-script/seeded-pages';
-import type { SentRequests } from '../no-script/sent-requests';
-import { readPostedForm, type PostedPhoto } from '../no-script/posted-form';
-import type { PhotoIntake, PhotoRules } from '../photos/photo-intake';
-import type { DiskGuard } from '../photos/disk-guard';
-import { idempotencyKey } from '../intake/idempotency-key';
 import type { Intake } from '../intake/submit-request';
+import type { PostOrigins } from '../post-origin';
+import { postedKey, type Post, type PostAnswers } from '../no-script/post-answers';
+import { readPostedForm, type PostedPhoto } from '../no-script/posted-form';
+import type { SentRequests } from '../no-script/sent-requests';
+import type { SubmissionKeys } from '../no-script/submission-key';
+import type { DiskGuard } from '../photos/disk-guard';
+import type { PhotoIntake, PhotoRules } from '../photos/photo-intake';
 import type { FormDataValidator } from '../validation/form-data-validator';
 
 export interface NoScriptFormOptions {
@@ -26,9 +26,12 @@ export interface NoScriptFormOptions {
   room: DiskGuard;
   formValidator: FormDataValidator;
   intake: Intake;
-  pages: SeededPages;
+  answers: PostAnswers;
   sent: SentRequests;
-  rateLimit: RateLimit;
+  keys: SubmissionKeys;
+  origins: PostOrigins;
+  /** Accepted requests per client (the submit limit), and posts of any outcome (checked before the body is read). */
+  limits: { accepted: RateLimit; posts: RateLimit };
 }
 
 /**
@@ -37,27 +40,35 @@ export interface NoScriptFormOptions {
  * and messages as the page; on errors the page comes back with the values
  * kept (photos stored already stay) and the errors shown; once stored, a 303
  * to the page, which then shows the confirmation (a reload sends nothing).
+ * Whatever else happens is a page too, in the route's language, with a notice
+ * and what could be read kept: never the JSON the API answers.
  */
 export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async (app, options) => {
-  const { brands, photos: photoIntake, rules, room, formValidator, intake, pages, sent } = options;
-
-  async function sendPage(reply: FastifyReply, route: BrandRoute, seed: FormSeed, key: string | undefined) {
-    const html = await pages.render(route, seed, key);
-    // Typed personal data: never kept by a cache.
-    return reply.code(400).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
-  }
-
-  function confirm(req: Parameters<SentRequests['remember']>[0], reply: FastifyReply, route: BrandRoute, reference: string) {
-    sent.remember(req, reply, route.brand.id, reference);
-    return reply.code(303).header('location', brandPath(route.brand.id, route.locale, route.country)).send();
-  }
+  const { brands, photos: photoIntake, rules, room, formValidator, intake, answers, sent, keys, origins, limits } = options;
+  const posts = new WeakMap<FastifyRequest, Post>();
+  const acceptedLimit = app.createRateLimit({
+    max: limits.accepted.max,
+    timeWindow: limits.accepted.windowMs,
+    keyGenerator: (req) => `no-script-accepted:${clientKey(req.ip)}`,
+  });
 
   app.post(
     '/:brand/:locale/:country',
-    { config: { rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.windowMs } } },
+    {
+      // Before the body is read: a post from another site is refused, and counts toward nothing.
+      onRequest: async (req) => {
+        const route = matchBrandRoute(req.url.split('?')[0], brands);
+        if (!route) throw new HttpError(404, 'Not found.');
+        const sender = origins.judge(req);
+        posts.set(req, { route, ours: sender === 'this-site', read: { fields: [], photos: [] } });
+        if (sender === 'other-site') throw new HttpError(403, 'A form posted from another site is refused.');
+      },
+      config: { rateLimit: { max: limits.posts.max, timeWindow: limits.posts.windowMs } },
+      errorHandler: (error, req, reply) => answers.error(error, req, reply, posts.get(req)),
+    },
     async (req, reply) => {
-      const route = matchBrandRoute(req.url.split('?')[0], brands);
-      if (!route) throw new HttpError(404, 'Not found.');
+      const post = posts.get(req)!;
+      const { route } = post;
       const { brand, locale } = route;
       const { schema, uiSchema } = formSchemas[brand.variant];
       const aliases = uploadAliases(uiSchema);
@@ -65,17 +76,28 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
 
       const declared = Number(req.headers['content-length']);
       await room.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : 2 * rules.maxBytes);
-      const posted = await readPostedForm(req, photoIntake, rules);
+      const posted = post.read;
+      await readPostedForm(req, photoIntake, rules, posted);
+      // Received photos not stored are removed before any answer: nothing of a post outlives its answer.
       const waiting = new Set(posted.photos.filter((p) => p.received));
+      const discardWaiting = async () => {
+        await Promise.all([...waiting].map((p) => photoIntake.discard(p.received!)));
+        waiting.clear();
+      };
       try {
-        // A submission key that is not one is no key: the form still goes.
-        const submission = idempotencyKey(posted.fields.find(([name]) => name === SUBMISSION_FIELD)?.[1]);
-        const key = submission.ok ? submission.key : undefined;
-        const earlier = key && (await sent.referenceOf(key, brand.id));
-        if (earlier) return confirm(req, reply, route, earlier);
-
+        const key = postedKey(posted.fields);
+        // A browser that sent neither Origin nor Fetch Metadata proves the form is its own by the key (no-script/submission-key.ts).
+        if (!post.ours && !(key && keys.isBound(req, key))) throw new HttpError(403, 'A form posted without proof of its page is refused.');
+        post.ours = true;
         const data = postedFormData(posted.fields, schema) as Record<string, unknown>;
+        post.data = data;
         if ('language' in schema.properties) data.language = locale;
+        const earlier = key && (await sent.earlier(key, brand.id));
+        if (earlier) {
+          await discardWaiting();
+          return answers.repost(req, reply, route, earlier, data as RepairFormData);
+        }
+
         const photos = new Map<string, PostedPhoto>();
         for (const photo of posted.photos) {
           const picker = postedProperty(photo.control, schema);
@@ -100,24 +122,35 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           }
         }
 
+        await discardWaiting();
+
         // A photo the picker's rules refused was chosen: its field says why, not that it is missing.
         const refused = [...photos.keys()].filter((picker) => chosen[picker]?.length).map((picker) => targetOf[picker]);
         const errors = { ...formValidator.errors(brand, data as RepairFormData, locale, refused), ...photoErrors };
-        const seed = (found: FieldErrors): FormSeed => ({ brandId: brand.id, formData: data as RepairFormData, errors: found });
-        if (Object.keys(errors).length > 0) return sendPage(reply, route, seed(errors), key);
+        const formData = data as RepairFormData;
+        if (Object.keys(errors).length > 0) return answers.invalid(req, reply, route, { formData, errors }, key);
 
-        const body = shapeRequest(data as RepairFormData, schema, brand, locale);
-        const outcome = await intake.submit({ brand, body, locale, idempotencyKey: key });
+        const outcome = await intake.submit({
+          brand,
+          body: shapeRequest(formData, schema, brand, locale),
+          locale,
+          idempotencyKey: key,
+          // Only a request about to be stored counts toward the submit limit: corrections never lock a customer out.
+          admit: async () => {
+            const limit = await acceptedLimit(req);
+            if (!limit.isAllowed && limit.isExceeded) throw new HttpError(429, 'Too many requests. Please try again later.', {}, { retryAfterSeconds: limit.ttlInSeconds });
+          },
+        });
         switch (outcome.kind) {
           case 'invalid':
           case 'bad-key':
-            return sendPage(reply, route, seed(outcome.kind === 'invalid' ? outcome.fields : {}), key);
+            return answers.invalid(req, reply, route, { formData, errors: outcome.kind === 'invalid' ? outcome.fields : {} }, key);
           case 'stored':
-            return confirm(req, reply, route, outcome.reference);
+            return answers.confirm(req, reply, route, outcome.reference);
           case 'key-conflict': {
             // Two posts of one page at once: the photos of each were stored apart, the first request won.
-            const first = key && (await sent.referenceOf(key, brand.id));
-            if (first) return confirm(req, reply, route, first);
+            const first = key && (await sent.earlier(key, brand.id));
+            if (first) return answers.repost(req, reply, route, first, formData);
             throw new HttpError(409, 'This form was sent already.');
           }
           case 'photos-unavailable': {
@@ -126,11 +159,11 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
               delete data[aliases[target]];
               return { keyword: 'required', instancePath: '', params: { missingProperty: target } };
             });
-            return sendPage(reply, route, seed(fieldErrors(issues, brand.variant, locale, aliases)), key);
+            return answers.invalid(req, reply, route, { formData, errors: fieldErrors(issues, brand.variant, locale, aliases) }, key);
           }
         }
       } finally {
-        await Promise.all([...waiting].map((p) => photoIntake.discard(p.received!)));
+        await discardWaiting();
       }
     },
   );

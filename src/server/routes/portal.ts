@@ -13,7 +13,9 @@ export interface PortalRoutesOptions {
   brands: ReadonlyMap<string, Brand>;
   pages: PortalPages;
   /** The confirmation page, when this browser sent the brand's form without scripts (routes/no-script-form.ts). */
-  confirmation?(req: FastifyRequest, route: BrandRoute): Promise<string | undefined>;
+  confirmation(req: FastifyRequest, route: BrandRoute): Promise<string | undefined>;
+  /** A new key for the form of a page about to be sent (no-script/submission-key.ts). */
+  submissionKey(req: FastifyRequest, reply: FastifyReply): string;
 }
 
 function sendHtml(reply: FastifyReply, status: number, html: string, cacheControl = 'no-cache') {
@@ -26,7 +28,7 @@ function sendHtml(reply: FastifyReply, status: number, html: string, cacheContro
  * page (200), every other path the portal's 404 page with status 404.
  * Only WEB_ROOT/assets is served from disk; DATA_DIR never is.
  */
-export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app, { webRoot, brands, pages, confirmation }) => {
+export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app, { webRoot, brands, pages, confirmation, submissionKey }) => {
   // The pages carry a per-view key, so they are compressed as sent (quickly); assets were compressed at build.
   await app.register(compress, {
     encodings: ['br', 'gzip'],
@@ -56,10 +58,10 @@ export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app,
   app.get('/:brand/:locale/:country', async (req, reply) => {
     const route = matchBrandRoute(req.url.split('?')[0], brands);
     if (!route) return notFound(req, reply);
-    const confirmed = await confirmation?.(req, route);
+    const confirmed = await confirmation(req, route);
     // The confirmation names the customer's address: never kept by a cache.
     if (confirmed) return sendHtml(reply, 200, confirmed, 'no-store');
-    return sendHtml(reply, 200, withSubmissionKey(pages.brandPage(route)));
+    return sendHtml(reply, 200, withSubmissionKey(pages.brandPage(route), submissionKey(req, reply)));
   });
 
   app.setNotFoundHandler(async (req, reply) => notFound(req, reply));

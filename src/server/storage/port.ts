@@ -55,8 +55,8 @@ export interface Storage {
 
   /** Rejects when the database does not answer. */
   ping(): Promise<void>;
-  /** The reference stored under an Idempotency-Key for the brand. */
-  referenceOfKey(key: string, brand: string): Promise<string | undefined>;
+  /** The request stored under an Idempotency-Key for the brand. */
+  requestByKey(key: string, brand: string): Promise<StoredRequest | undefined>;
   requestByReference(reference: string): Promise<StoredRequest | undefined>;
   /** Requests by id, after `afterId`, at most `limit` (the export pages through them). */
   requestsAfter(afterId: number, limit: number): Promise<StoredRequest[]>;

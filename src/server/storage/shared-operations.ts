@@ -2,7 +2,7 @@ import type { Expression } from 'kysely';
 import type { ErasedRows, Storage } from './port';
 import { deliveriesSince, outboxFigures, requeue, undelivered } from './queries/outbox';
 import { eraseMailRows, eraseRequestRows, expiredRequests, subjectRows } from './queries/privacy';
-import { referenceOfKey, requestByReference, requestsAfter, type Db } from './queries/requests';
+import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
 
 /** What differs between backends, for the operations they share. */
 export interface BackendParts {
@@ -15,7 +15,7 @@ export interface BackendParts {
 
 type SharedOperations = Pick<
   Storage,
-  | 'ping' | 'referenceOfKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'outboxFigures' | 'deliveriesSince'
+  | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'outboxFigures' | 'deliveriesSince'
   | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'subjectData'
 >;
 
@@ -23,7 +23,7 @@ type SharedOperations = Pick<
 export function sharedOperations({ db, clientEmail, removePhotoBytes }: BackendParts): SharedOperations {
   return {
     ping: async () => void (await db.selectFrom('schema_migrations').select('version').limit(1).execute()),
-    referenceOfKey: (key, brand) => referenceOfKey(db, key, brand),
+    requestByKey: (key, brand) => requestByKey(db, key, brand),
     requestByReference: (reference) => requestByReference(db, reference),
     requestsAfter: (afterId, limit) => requestsAfter(db, afterId, limit),
     undelivered: () => undelivered(db),

@@ -14,6 +14,7 @@ import { BaseInputTemplate } from './templates/base-input-template';
 import { ErrorSummary } from './templates/error-summary';
 import { FieldTemplate } from './templates/field-template';
 import { ObjectFieldTemplate } from './templates/object-field-template';
+import { PostNotice } from './templates/post-notice';
 import { SuccessPanel } from './templates/success-panel';
 import { loadFormValidation } from './validation';
 import { PhotoUploadField } from './widgets/photo-upload/photo-upload-field';
@@ -84,6 +85,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   const submitting = state.phase === 'submitting';
   return (
     <div className={`repair-form repair-form--${brand.variant}`} aria-busy={submitting || undefined} ref={form.root}>
+      {seed?.notice && <PostNotice notice={seed.notice} t={t} />}
       {brand.variant === 'extended' && (
         <ErrorSummary errors={visibleErrors} order={validation.fieldOrder} t={t} />
       )}

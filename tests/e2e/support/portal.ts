@@ -63,6 +63,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
       // One browser walks many pages from one address: keep the limits out of the way.
       RATE_LIMIT_UPLOADS: '100000',
       RATE_LIMIT_SUBMITS: '100000',
+      RATE_LIMIT_FORM_POSTS: '100000',
       PHOTO_QUOTA_PER_CLIENT_MB: '100000',
       MAIL_POLL_INTERVAL_MS: '100',
       MAIL_RETRY_BASE_MS: '100',

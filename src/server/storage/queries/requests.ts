@@ -6,9 +6,8 @@ export type Db = Kysely<PortalDatabase>;
 
 const REQUEST_COLUMNS = ['id', 'reference', 'brand', 'variant', 'locale', 'payload', 'idempotency_key', 'payload_hash', 'created_at'] as const;
 
-export async function referenceOfKey(db: Db, key: string, brand: string): Promise<string | undefined> {
-  const row = await db.selectFrom('requests').select('reference').where('idempotency_key', '=', key).where('brand', '=', brand).executeTakeFirst();
-  return row?.reference;
+export function requestByKey(db: Db, key: string, brand: string): Promise<StoredRequest | undefined> {
+  return db.selectFrom('requests').select(REQUEST_COLUMNS).where('idempotency_key', '=', key).where('brand', '=', brand).executeTakeFirst();
 }
 
 export function requestByReference(db: Db, reference: string): Promise<StoredRequest | undefined> {
