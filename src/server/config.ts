@@ -44,7 +44,7 @@ export interface ServerConfig {
   smtpName: string;
   /** Mails to one unverified address (confirmation, dealer notice) per 24 hours; more are dropped silently. */
   mailsPerRecipientPerDay: number;
-  /** Bearer token /metrics asks for; empty = open (block it at the proxy instead). */
+  /** Bearer token /metrics asks for; empty = /metrics is not served. */
   metricsToken: string;
   /** Origin the signed photo links in webhooks point at. */
   publicUrl: string;
