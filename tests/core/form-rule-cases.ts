@@ -93,6 +93,37 @@ export const ruleCases: RuleCase[] = [
   { name: 'lone low surrogate', variants: both, patch: { city: '\ude00Utrecht' }, expect: one('city', 'Ongeldige tekens', 'Invalid characters') },
   { name: 'emoji, accents and line breaks in a description', variants: both, patch: { description: 'Oven 😀 kapot,\r\n\tréparation nécessaire' }, expect: valid },
   { name: 'NUL between spaces: refused for its character', variants: ['simple'], patch: { serial_number: ' \u0000 ' }, expect: { simple: { serial_number: ['Ongeldige tekens'] } } },
+  // Names of nothing: invisible and direction-changing characters are refused with the invalid-characters message
+  { name: 'name of only a zero-width space', variants: both, patch: { last_name: '\u200b' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'name of only a Hangul filler (a letter by category)', variants: both, patch: { last_name: '\u3164' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'name of only a braille blank', variants: both, patch: { last_name: '\u2800' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'name of a right-to-left override', variants: both, patch: { last_name: '\u202e' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'right-to-left override turning a name around', variants: both, patch: { last_name: 'Jan \u202esnesnaJ' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'bidi isolates around a city', variants: both, patch: { city: '\u2066Utrecht\u2069' }, expect: one('city', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'left-to-right mark in a street', variants: both, patch: { street_name: 'Dorpsstraat\u200e' }, expect: one('street_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'Arabic letter mark in a name', variants: both, patch: { last_name: '\u061cمحمد' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'byte order mark before a phone number', variants: both, patch: { phone_number: '\ufeff0612345678' }, expect: one('phone_number', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'zero-width joiner between letters', variants: both, patch: { last_name: 'Ja\u200dn' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'word joiner in a description', variants: both, patch: { description: 'Oven\u2060kapot' }, expect: one('description', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'half-width Hangul filler in a suffix', variants: both, patch: { house_number_suffix: 'A\uffa0' }, expect: one('house_number_suffix', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'Hangul choseong filler in a city', variants: both, patch: { city: '\u115fGent' }, expect: one('city', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'soft hyphen in a name', variants: both, patch: { last_name: 'Jan\u00adsen' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'tag characters in a description', variants: both, patch: { description: 'kapot\u{e0041}\u{e0042}' }, expect: one('description', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'variation selector after a letter', variants: both, patch: { last_name: 'Jan\ufe0f' }, expect: one('last_name', 'Ongeldige tekens', 'Invalid characters') },
+  { name: 'line separator in a one-line field', variants: both, patch: { city: 'Utrecht\u2028Bcc' }, expect: one('city', 'Ongeldige tekens', 'Invalid characters') },
+  // A required text says something: at least one letter or digit
+  { name: 'name of punctuation only', variants: both, patch: { last_name: '...' }, expect: one('last_name', 'Dit veld is verplicht', 'This field is required') },
+  { name: 'name of an emoji only', variants: both, patch: { last_name: '😀' }, expect: one('last_name', 'Dit veld is verplicht', 'This field is required') },
+  { name: 'description of dashes and spaces', variants: both, patch: { description: '- - -\n' }, expect: one('description', 'Dit veld is verplicht', 'This field is required') },
+  { name: 'an optional field may say "-" for none', variants: both, patch: { phone_number2: '-' }, expect: valid },
+  // Names people have
+  { name: 'accents, apostrophes and hyphens in a name', variants: both, patch: { last_name: "Zoë O'Brien-Müller d’Hondt" }, expect: valid },
+  { name: 'Arabic name', variants: both, patch: { last_name: 'محمد الأحمد' }, expect: valid },
+  { name: 'Chinese name', variants: both, patch: { last_name: '王小明' }, expect: valid },
+  { name: 'Vietnamese name in decomposed form', variants: both, patch: { last_name: 'Nguye\u0302\u0303n Va\u0306n An' }, expect: valid },
+  { name: 'Hindi name with vowel signs', variants: both, patch: { last_name: 'अनिल कुमार' }, expect: valid },
+  { name: 'a name of one letter', variants: both, patch: { last_name: 'Q' }, expect: valid },
+  { name: 'emoji sequences joined by zero-width joiners in a description', variants: both, patch: { description: 'Oven kapot 👨‍👩‍👧 🧑🏽‍🔧 🏳️‍🌈 ❤️‍🔥 1️⃣' }, expect: valid },
 ];
 
 /** [field, limit] of §9; the simple form shows 'Maximaal {limit} tekens toegestaan'. */
