@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { brandIssues } from '../../core/brand-rule';
+import { requestBrandIssues } from '../../core/brand-rule';
 import { fieldErrors, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
 import { formSchemas } from '../../core/form-schemas';
 import { createRepairAjv } from '../../core/keywords/repair-ajv';
@@ -12,7 +12,8 @@ export type Verdict = { ok: true; request: RepairRequest } | { ok: false; error:
  * the shared keywords and ajv options (no coercion, no removal). Form-only
  * properties are refused outright: the page strips them, so their presence
  * means the body did not come from the form. The brand's own rule (which
- * brand names its form accepts) comes from its brand file, as on the page.
+ * brand names its form accepts, and that a brand the form fixes is sent)
+ * comes from its brand file, as on the page.
  */
 export class RequestValidator {
   private readonly validators: Record<Variant, ValidateFunction>;
@@ -37,7 +38,7 @@ export class RequestValidator {
       }
     }
     const validate = this.validators[variant];
-    const issues = [...(validate(body) ? [] : (validate.errors ?? [])), ...brandIssues(brand, body)];
+    const issues = [...(validate(body) ? [] : (validate.errors ?? [])), ...requestBrandIssues(brand, body)];
     if (issues.length === 0) return { ok: true, request: body as RepairRequest };
     return { ok: false, error: 'Some fields are not filled in correctly.', fields: fieldErrors(issues, variant, locale) };
   }
