@@ -64,6 +64,18 @@ export const ruleCases: RuleCase[] = [
   { name: 'dealer e-mail may be empty', variants: ['extended'], patch: { notification: undefined }, expect: valid },
   { name: 'dealer e-mail valid', variants: ['extended'], patch: { notification: 'dealer@example.com' }, expect: valid },
   { name: 'dealer e-mail invalid', variants: ['extended'], patch: { notification: 'dealer' }, expect: { extended: { notification: ['must match format "email"'] } } },
+  // Internationalised addresses (RFC 6531): letters of any script in the local part and the domain
+  { name: 'e-mail at an internationalised domain', variants: both, patch: { client_email: 'jan@müller.be' }, expect: valid },
+  { name: 'e-mail with a non-ASCII local part', variants: both, patch: { client_email: 'jöran.ølstad@例え.jp' }, expect: valid },
+  { name: 'e-mail at a domain already in punycode', variants: both, patch: { client_email: 'jan@xn--mller-kva.be' }, expect: valid },
+  { name: 'e-mail in Cyrillic', variants: both, patch: { client_email: 'иван@почта.рф' }, expect: valid },
+  { name: 'dealer e-mail at an internationalised domain', variants: ['extended'], patch: { notification: 'info@bäckerei-groß.de' }, expect: valid },
+  { name: 'e-mail with a space in an internationalised domain', variants: both, patch: { client_email: 'jan@mül ler.be' }, expect: one('client_email', 'moet overeenkomen met het formaat "email"', 'must match format "email"') },
+  { name: 'e-mail with a right-to-left override', variants: both, patch: { client_email: 'jan\u202e@müller.be' }, expect: one('client_email', 'moet overeenkomen met het formaat "email"', 'must match format "email"') },
+  { name: 'e-mail with a zero-width space', variants: both, patch: { client_email: 'jan@müller\u200b.be' }, expect: one('client_email', 'moet overeenkomen met het formaat "email"', 'must match format "email"') },
+  { name: 'e-mail with two @', variants: both, patch: { client_email: 'jan@@müller.be' }, expect: one('client_email', 'moet overeenkomen met het formaat "email"', 'must match format "email"') },
+  { name: 'e-mail at a domain without a dot', variants: both, patch: { client_email: 'jan@müller' }, expect: one('client_email', 'moet overeenkomen met het formaat "email"', 'must match format "email"') },
+  { name: 'dealer e-mail at a domain starting with a hyphen', variants: ['extended'], patch: { notification: 'a@-müller.be' }, expect: { extended: { notification: ['must match format "email"'] } } },
   // Photos
   { name: 'photo of exactly 32 MB', variants: both, patch: { upload_1: { name: 'a.jpg', size: 33554432, type: 'image/jpeg' } }, expect: valid },
   { name: 'photo over 32 MB', variants: both, patch: { upload_1: { name: 'a.jpg', size: 33554433, type: 'image/jpeg' } }, expect: one('upload_1', 'File too large', 'File too large') },

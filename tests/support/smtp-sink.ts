@@ -1,9 +1,21 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+/** What the client said in MAIL FROM and RCPT TO: where the mail really goes, whatever its headers say. */
+export interface SmtpEnvelope {
+  from: string;
+  to: string[];
+  /** Whether MAIL FROM asked for SMTPUTF8 (RFC 6531), which a non-ASCII mailbox name needs. */
+  smtpUtf8: boolean;
+}
+
 export interface SmtpSink {
   url: string;
   mails: ParsedMail[];
+  /** The envelope a received mail came in (smtp-server shows punycode domains decoded). */
+  envelopeOf(mail: ParsedMail): SmtpEnvelope;
+  /** Every command clients sent, as sent (`RCPT TO:<a@xn--…>`), sessions interleaved. */
+  commands: string[];
   /** What the client said in EHLO/HELO, per session. */
   greetings: string[];
   /** Resolves with the first mail `match` accepts (already received or still to come). */
@@ -16,20 +28,34 @@ export interface SmtpSink {
 /** A real SMTP server in the test process; every accepted mail is parsed with mailparser. */
 export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const mails: ParsedMail[] = [];
+  const envelopes = new WeakMap<ParsedMail, SmtpEnvelope>();
   const greetings: string[] = [];
+  const commands: string[] = [];
   const waiters: (() => void)[] = [];
   let held = false;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     authOptional: true,
-    logger: false,
+    // smtp-server logs each command at debug level, before it decodes anything: the only view of the wire it gives.
+    logger: {
+      level: () => {},
+      trace: () => {},
+      debug: (meta: { tnx?: string }, _format: string, line: string) => void (meta.tnx === 'command' && commands.push(line)),
+      info: () => {},
+      warn: () => {},
+      error: () => {},
+      fatal: () => {},
+    } as never,
     onMailFrom(_address, session, callback) {
       greetings.push(session.hostNameAppearsAs);
       if (!held) callback();
     },
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
+      const { mailFrom, rcptTo, smtpUtf8 } = session.envelope;
+      const envelope = { from: mailFrom ? mailFrom.address : '', to: rcptTo.map((r) => r.address), smtpUtf8: smtpUtf8 === true };
       simpleParser(stream).then(
         (mail) => {
+          envelopes.set(mail, envelope);
           mails.push(mail);
           for (const wake of waiters.splice(0)) wake();
           callback();
@@ -43,7 +69,13 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   return {
     url: `smtp://127.0.0.1:${address.port}`,
     mails,
+    envelopeOf: (mail) => {
+      const envelope = envelopes.get(mail);
+      if (!envelope) throw new Error('not a mail this sink received');
+      return envelope;
+    },
     greetings,
+    commands,
     async waitFor(match, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
