@@ -38,7 +38,7 @@ import { RequestStore } from './storage/request-store';
 import { openStorage } from './storage/storage';
 import { FormDataValidator } from './validation/form-data-validator';
 import { RequestValidator } from './validation/request-validator';
-import { createWebhookSender, webhookSigners } from './webhook/webhook-sender';
+import { createWebhookSender, requirePublicUrl, webhookSigners } from './webhook/webhook-sender';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -77,6 +77,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   ]);
 
   const signers = webhookSigners(brands, config.secretsEnv);
+  requirePublicUrl(brands, config.publicUrl);
   const storage = await openStorage(config, { onError: (error) => app.log.warn({ err: error }, 'database connection lost') });
   const { sql, photos } = storage;
   const metrics = new PortalMetrics(sql);

@@ -32,7 +32,8 @@ beforeAll(async () => {
   const secret = newWebhookSecret();
   receiver = await startWebhookReceiver(secret, tls);
   const brandsDir = brandsWith({
-    ilve: { webhook: { url: receiver.url, secretEnv: 'ILVE_WEBHOOK_SECRET' } },
+    // The receiver runs on this machine: a loopback address, allowed as a brand file would for its own network.
+    ilve: { webhook: { url: receiver.url, secretEnv: 'ILVE_WEBHOOK_SECRET', allowPrivateNetwork: true } },
   });
   server = await startTestServer(
     {
