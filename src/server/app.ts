@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { repairAjvOptions } from '../core/ajv-options';
 import { formSchemas, photoRules } from '../core/form-schemas';
 import { loadBrands } from './brands';
+import { logOptions, type LogSettings } from './logging/log-options';
 import type { ServerConfig } from './config';
 import { mailSender } from './mail/mail-sender';
 import { createMailTransport, removeMailLeftovers } from './mail/transport';
@@ -48,7 +49,8 @@ declare module 'fastify' {
 }
 
 export interface AppOptions {
-  logger?: FastifyServerOptions['logger'];
+  /** Where the log goes; false (the default) for none. Personal data is kept out of it either way (logging/). */
+  logger?: false | LogSettings;
 }
 
 /**
@@ -59,7 +61,7 @@ export interface AppOptions {
  */
 export async function buildApp(config: ServerConfig, { logger = false }: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger,
+    logger: logger && logOptions(logger),
     bodyLimit: config.jsonBodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,

@@ -22,6 +22,8 @@ export interface SmtpSink {
   waitFor(match: (mail: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   /** From now on MAIL FROM is never answered: a server that stalls mid-session, so the sender's attempts hang. */
   hold(): void;
+  /** RCPT TO this address answers `550 <address> unknown user`, quoting it as real servers do. */
+  refuse(address: string): void;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const commands: string[] = [];
   const waiters: (() => void)[] = [];
   let held = false;
+  const refused = new Set<string>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     authOptional: true,
@@ -49,6 +52,10 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     onMailFrom(_address, session, callback) {
       greetings.push(session.hostNameAppearsAs);
       if (!held) callback();
+    },
+    onRcptTo(address, _session, callback) {
+      if (!refused.has(address.address)) return callback();
+      callback(Object.assign(new Error(`<${address.address}> unknown user`), { responseCode: 550 }));
     },
     onData(stream, session, callback) {
       const { mailFrom, rcptTo, smtpUtf8 } = session.envelope;
@@ -91,6 +98,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     hold: () => {
       held = true;
     },
+    refuse: (address) => void refused.add(address),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

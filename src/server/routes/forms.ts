@@ -47,6 +47,8 @@ export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { b
       switch (outcome.kind) {
         case 'stored':
           if (!outcome.replay) metrics.requestAccepted(brand.id);
+          // The log names a request by its reference only: what the customer typed stays in the database.
+          req.log.info({ reference: outcome.reference, brand: brand.id, replay: outcome.replay }, 'request stored');
           return reply.code(201).send({ reference: outcome.reference });
         case 'photos-unavailable':
           throw new HttpError(422, 'A photo is unknown or already used by another request; upload it again.', {
