@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { nodeSqlite } from './sqlite/node-sqlite';
@@ -24,8 +24,11 @@ export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
   const path = join(dataDir, DATABASE_FILE);
   if (!readonly) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    // Personal data: owner only. SQLite gives the -wal and -shm files the database file's mode.
-    closeSync(openSync(path, 'a', 0o600));
+    // Personal data: owner only; SQLite gives the -wal and -shm files the database file's mode. The file
+    // is made here only while it does not exist, so no connection can be open on it: POSIX locks belong
+    // to the process, and closing any other descriptor of the file drops them all, after which a reader
+    // elsewhere believes it is alone, checkpoints and deletes the WAL this process goes on writing to.
+    if (!existsSync(path)) writeFileSync(path, '', { mode: 0o600, flag: 'wx' });
     chmodSync(path, 0o600);
   }
   const db = new (nodeSqlite().DatabaseSync)(path, { readOnly: readonly, timeout: 5000 });
