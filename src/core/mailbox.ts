@@ -22,8 +22,8 @@ export function mailboxOf(address: string): string {
 }
 
 function asciiDomain(domain: string): string {
-  // A trailing dot names the same host (the DNS root).
-  const lower = domain.toLowerCase().replace(/\.+$/, '');
+  // A trailing dot names the same host (the DNS root); spaces before it are no part of a domain.
+  const lower = domain.toLowerCase().replace(/[.\s]+$/u, '');
   if (!DOMAIN.test(lower)) return lower;
   try {
     return new URL(`http://${lower}`).hostname;

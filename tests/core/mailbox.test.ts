@@ -15,6 +15,7 @@ describe('mailboxOf: the mailbox an address reaches', () => {
     ['JÖRAN+tag@Müller.BE', 'jöran@xn--mller-kva.be'],
     ['jo\u0308ran@example.com', 'jöran@example.com'],
     ['anna@example.com.', 'anna@example.com'],
+    ['A@ .', 'a@'],
     ['+tag@example.com', '+tag@example.com'],
     ['a.b@example.com', 'a.b@example.com'],
   ])('%j → %j', (address, mailbox) => {
