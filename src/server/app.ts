@@ -80,17 +80,17 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
 
   const signers = webhookSigners(brands, config.secretsEnv);
   requirePublicUrl(brands, config.publicUrl);
-  const storage = await openStorage(config, { onError: (error) => app.log.warn({ err: error }, 'database connection lost') });
+  const storage = await openStorage(config, { log: app.log });
   const { sql, photos } = storage;
-  const metrics = new PortalMetrics(sql);
   await photos.tidy(config.photoTtlMs);
   const links = new PhotoLinks(photoLinkSecret(config.photoUrlSecret, config.dataDir), config.publicUrl, config.photoUrlTtlMs);
 
   const outboxDir = join(config.dataDir, OUTBOX_DIR);
   await removeMailLeftovers(outboxDir);
   const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, outboxDir);
-  const onAttempt = metrics.deliveryAttempt.bind(metrics);
   const writer = await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
+  const metrics = new PortalMetrics(sql, () => storage.state.up && writer.alive);
+  const onAttempt = metrics.deliveryAttempt.bind(metrics);
   const recordDeliveries = writer.recordDeliveries.bind(writer);
   const mailWorker = new OutboxWorker(
     new OutboxRows(sql, 'mail', config.deliveryLeaseMs, recordDeliveries),
@@ -155,7 +155,9 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   installDrainOnClose(app);
   installSlowClientGuard(app, config.slowClients);
   await installSecurityHeaders(app, config);
-  await app.register(rateLimit, { global: false, store: storage.rateLimitStore });
+  // Counters that cannot be read (the database is down) let the request through: it then meets the
+  // database itself and gets 503, rather than a 500 from the limiter.
+  await app.register(rateLimit, { global: false, store: storage.rateLimitStore, skipOnError: true });
   await app.register(multipart, { throwFileSizeLimit: false });
   await app.register(cookie);
 

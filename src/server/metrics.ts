@@ -29,9 +29,20 @@ export class PortalMetrics {
     registers: [this.registry],
   });
 
-  constructor(sql: Sql) {
+  /** `databaseUp`: whether requests can be stored now; while not, the outbox gauges keep their last values. */
+  constructor(sql: Sql, databaseUp: () => boolean) {
     // Process figures (CPU, memory, event-loop lag) beside the portal's own.
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'portal_database_up',
+      help: 'Whether the database answers and requests can be stored (1) or not (0): alert on 0.',
+      registers: [this.registry],
+      collect() {
+        this.set(databaseUp() ? 1 : 0);
+      },
+    });
+    // A scrape during an outage still answers: figures read from the database are skipped, not failed.
+    const read = async <T>(query: string): Promise<T[] | undefined> => (databaseUp() ? sql.all<T>(query).catch(() => undefined) : undefined);
     const byKindGauge = (name: string, help: string, query: string) =>
       new Gauge({
         name,
@@ -39,7 +50,8 @@ export class PortalMetrics {
         labelNames: ['kind'],
         registers: [this.registry],
         async collect() {
-          const rows = await sql.all<{ kind: string; n: number }>(query);
+          const rows = await read<{ kind: string; n: number }>(query);
+          if (!rows) return;
           // Every kind is present, 0 included, so an alert never meets a missing series.
           for (const kind of DELIVERY_KINDS) this.set({ kind }, 0);
           for (const row of rows) this.set({ kind: row.kind }, row.n);
@@ -56,9 +68,11 @@ export class PortalMetrics {
       help: 'Age of the oldest delivery still pending; 0 when none is.',
       registers: [this.registry],
       async collect() {
-        const [{ at }] = await sql.all<{ at: number | null }>(
+        const rows = await read<{ at: number | null }>(
           'SELECT MIN(COALESCE(queued_at, next_attempt_at)) AS at FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL',
         );
+        if (!rows) return;
+        const [{ at }] = rows;
         this.set(at === null ? 0 : Math.max(0, (Date.now() - at) / 1000));
       },
     });

@@ -7,6 +7,8 @@ export interface ServerProcess {
   url: string;
   child: ChildProcess;
   log(): string;
+  /** Everything it printed so far. */
+  output(): string;
   /** SIGKILL: no shutdown hook runs, as in a crash. */
   kill9(): Promise<void>;
   stop(): Promise<void>;
@@ -35,6 +37,7 @@ export async function spawnServer(port: number, env: Record<string, string>): Pr
     url,
     child,
     log: () => output.slice(-4000),
+    output: () => output,
     async kill9() {
       child.kill('SIGKILL');
       await exited;

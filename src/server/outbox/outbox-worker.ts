@@ -1,7 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
 import { DeliveryError, type DeliveryKind, type DueDelivery } from './delivery';
 import type { DeliveryUpdate, OutboxRows } from './outbox-rows';
-import { retryDelayMs } from './retry-policy';
+import { backoffMs, retryDelayMs } from './retry-policy';
+
+/** The longest pause after the outbox could not be read or written (the database is down). */
+const MAX_PAUSE_MS = 10_000;
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
 
@@ -39,6 +43,9 @@ export class OutboxWorker {
   private looking: Promise<DueDelivery[]> | undefined;
   private recording: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Failures of the outbox in a row, and until when polls wait because of them. */
+  private failures = 0;
+  private pausedUntil = 0;
 
   constructor(
     private readonly rows: OutboxRows,
@@ -63,6 +70,7 @@ export class OutboxWorker {
   }
 
   private poll(): void {
+    if (Date.now() < this.pausedUntil) return;
     void this.record();
     this.launchedThisPoll = 0;
     void this.launch();
@@ -77,7 +85,7 @@ export class OutboxWorker {
   private async launch(): Promise<void> {
     this.launchScheduled = false;
     // One look at a time: two at once would take the same rows (SQLite) or more than the free slots.
-    if (this.looking || this.stopped) return;
+    if (this.looking || this.stopped || Date.now() < this.pausedUntil) return;
     const free = Math.min(this.options.maxInFlight - this.inFlight.size, 2 * this.options.maxInFlight - this.launchedThisPoll);
     if (free <= 0) return;
     const busy = new Set([...this.inFlight.keys(), ...this.unrecorded]);
@@ -85,8 +93,9 @@ export class OutboxWorker {
     this.looking = this.rows.take(free, busy);
     try {
       rows = await this.looking;
+      this.failures = 0;
     } catch (error) {
-      this.log.error({ err: error }, 'outbox: reading due deliveries failed');
+      this.pause(error, 'reading due deliveries failed');
       return;
     } finally {
       this.looking = undefined;
@@ -99,6 +108,17 @@ export class OutboxWorker {
       );
       this.inFlight.set(delivery.id, run);
     }
+  }
+
+  /**
+   * The outbox could not be read or written: polls wait, longer after each failure in a row (with jitter,
+   * at most MAX_PAUSE_MS), instead of asking a database that is down twenty times a second. That the
+   * database went and came back is logged once by its state; other failures are logged, once per pause.
+   */
+  private pause(error: unknown, what: string): void {
+    this.failures++;
+    this.pausedUntil = Date.now() + backoffMs(this.failures, this.options.pollIntervalMs, MAX_PAUSE_MS);
+    if ((error as { code?: unknown }).code !== STORE_UNAVAILABLE) this.log.error({ err: error }, `outbox: ${what}`);
   }
 
   /** A refusal the receiver means (a 4xx, a 5xx mail reply), or the last attempt, ends the retries. */
@@ -117,7 +137,11 @@ export class OutboxWorker {
     }
   }
 
-  /** Records finished attempts, one recording after the other. */
+  /**
+   * Records finished attempts, one recording after the other. Results that could not be recorded (the
+   * database went away) stay to be recorded at a later poll; until then their rows are not taken again,
+   * so a delivery made is not made twice. Only if the process ends first are they sent again (same message id).
+   */
   private record(): Promise<void> {
     if (this.finished.length === 0) return this.recording;
     const results = this.finished;
@@ -126,11 +150,15 @@ export class OutboxWorker {
     this.recording = this.recording
       .then(() => this.rows.record(results.map((r) => this.update(r, now)), now))
       .then(
-        () => results.forEach((result) => this.report(result)),
-        // Database unreachable or disk full: unrecorded deliveries are sent again later (same message id).
-        (error: unknown) => this.log.error({ err: error }, 'outbox: recording delivery results failed'),
-      )
-      .then(() => results.forEach((r) => this.unrecorded.delete(r.delivery.id)));
+        () => {
+          results.forEach((result) => this.report(result));
+          results.forEach((r) => this.unrecorded.delete(r.delivery.id));
+        },
+        (error: unknown) => {
+          this.finished.unshift(...results);
+          this.pause(error, 'recording delivery results failed');
+        },
+      );
     return this.recording;
   }
 

@@ -51,10 +51,13 @@ export function sendError(error: FastifyError, req: FastifyRequest, reply: Fasti
     req.log.info({ statusCode: status, code: error.code, reason: error.message }, 'request refused');
     return reply.code(status).send({ error: clientMessage(status) });
   }
-  req.log.error({ err: error }, 'request failed');
   if (STORAGE_FULL.has(error.code)) {
-    return reply.code(503).header('retry-after', '60').send({ error: 'The service is temporarily unable to store requests. Please try again later.' });
+    // A state of the service, told when it changes (DatabaseState, the disk guard): no stack trace per request.
+    req.log.warn({ statusCode: 503, code: error.code }, 'request refused for now: storage unavailable');
+    const retryAfter = error.code === STORE_UNAVAILABLE ? '10' : '60';
+    return reply.code(503).header('retry-after', retryAfter).send({ error: 'The service is temporarily unable to store requests. Please try again later.' });
   }
+  req.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
 }
 

@@ -10,27 +10,25 @@ export interface HealthRoutesOptions {
   store: Pick<RequestStore, 'alive'>;
 }
 
-/** /healthz: the process answers. /readyz: it can also store requests (database answers, writer thread runs, disk has room). */
+/** Seconds a balancer or client waits before asking a not-ready instance again. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * /healthz: the process answers. /readyz: it can also store requests (database answers, writer thread
+ * runs, disk has room). A failed check is not logged here: the database's state is told once when it
+ * changes (DatabaseState), not at every probe.
+ */
 export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { sql, dataDir, minFreeDiskBytes, store }) => {
 
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  app.get('/readyz', async (req, reply) => {
+  app.get('/readyz', async (_req, reply) => {
     const problems: string[] = [];
-    try {
-      await sql.all('SELECT 1');
-    } catch (error) {
-      req.log.error({ err: error }, 'readiness: database');
-      problems.push('database');
-    }
+    if (!(await sql.all('SELECT 1').then(() => true, () => false))) problems.push('database');
     if (!store.alive) problems.push('writer');
-    try {
-      const disk = await statfs(dataDir);
-      if (disk.bavail * disk.bsize < minFreeDiskBytes) problems.push('disk');
-    } catch (error) {
-      req.log.error({ err: error }, 'readiness: disk');
-      problems.push('disk');
-    }
-    return reply.code(problems.length ? 503 : 200).send({ status: problems.length ? 'unavailable' : 'ok', problems });
+    const disk = await statfs(dataDir).catch(() => undefined);
+    if (!disk || disk.bavail * disk.bsize < minFreeDiskBytes) problems.push('disk');
+    if (problems.length > 0) reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
+    return reply.send({ status: problems.length ? 'unavailable' : 'ok', problems });
   });
 };

@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../client-key';
 import type { RateLimit } from '../config';
@@ -5,6 +6,7 @@ import { HttpError } from '../http-error';
 import type { PortalMetrics } from '../metrics';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
 import type { StorageGuard } from '../photos/storage-guard';
+import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
 
 export interface ImagesRouteOptions {
   intake: PhotoIntake;
@@ -33,16 +35,22 @@ const ONE_IMAGE = 'Send exactly one file, in the field "image".';
 
 /**
  * What went wrong while reading the body: our own refusals as they are, a
- * server-side fault (a file-system call failed) as it is, and anything the
+ * server-side fault (a file-system call failed, the database gone) as it is, and anything the
  * multipart parser threw (no boundary, a part cut off, a malformed header)
  * as the client's malformed request.
  */
 function asClientError(error: unknown): unknown {
   const { code, syscall, statusCode } = error as { code?: string; syscall?: string; statusCode?: number };
-  if (error instanceof HttpError || syscall !== undefined) return error;
+  if (error instanceof HttpError || syscall !== undefined || code === STORE_UNAVAILABLE) return error;
   if (EXTRA_PART_CODES.has(code ?? '')) return new HttpError(400, ONE_IMAGE);
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return error;
   return new HttpError(400, `The upload is not well-formed multipart/form-data. ${ONE_IMAGE}`);
+}
+
+/** A refusal that passes (503: the disk guard's quotas, the database gone), not one of the upload itself. */
+function refusedForNow(refusal: unknown): boolean {
+  const { statusCode, code } = refusal as { statusCode?: number; code?: string };
+  return statusCode === 503 || code === STORE_UNAVAILABLE;
 }
 
 /**
@@ -83,9 +91,17 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         if (!received) throw new HttpError(400, ONE_IMAGE);
       } catch (error) {
         if (received) await intake.discard(received);
-        // The rest of the body may be unread: never reuse this connection.
-        reply.header('connection', 'close');
-        throw asClientError(error);
+        const refusal = asClientError(error);
+        if (refusedForNow(refusal) && Number(req.headers['content-length']) <= rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
+          // No room or no database, for now: the rest of a body of allowed size is read and dropped, so a client
+          // still sending gets the 503 and its Retry-After instead of a broken pipe.
+          req.raw.resume();
+          await finished(req.raw).catch(() => {});
+        } else {
+          // The rest of the body may be unread: never reuse this connection.
+          reply.header('connection', 'close');
+        }
+        throw refusal;
       }
       return reply.code(201).send({ filename: await intake.store(received, clientKey(req.ip)) });
     },

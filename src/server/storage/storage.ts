@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { PhotoFolder } from '../photos/photo-folder';
 import { openDatabase } from './database';
+import { DatabaseState, type StateLog } from './database-state';
 import { PHOTOS_DIR } from './data-dirs';
 import { migrate } from './migrations';
 import { openPostgres } from './postgres/postgres-sql';
@@ -23,6 +24,8 @@ export interface StorageOptions {
 /** Where requests, photos and deliveries are kept: one backend, chosen by configuration. */
 export interface Storage {
   readonly sql: Sql;
+  /** Whether the database answers (PostgreSQL: as its last calls found it); the log hears of changes once. */
+  readonly state: DatabaseState;
   readonly photos: StoredPhotos;
   /** Rate-limit counters every instance shares (PostgreSQL); undefined: the plugin's own, in memory. */
   readonly rateLimitStore: FastifyRateLimitStoreCtor | undefined;
@@ -34,10 +37,11 @@ export interface Storage {
 /** Opens the configured backend and brings its schema up to date (migrations.ts). */
 export async function openStorage(
   { dataDir, databaseUrl, databasePoolSize }: StorageOptions,
-  { readonly = false, onError }: { readonly?: boolean; onError?: (error: Error) => void } = {},
+  { readonly = false, log }: { readonly?: boolean; log?: StateLog } = {},
 ): Promise<Storage> {
+  const state = new DatabaseState(log);
   const sql = databaseUrl
-    ? openPostgres({ url: databaseUrl, poolSize: databasePoolSize, onError })
+    ? openPostgres({ url: databaseUrl, poolSize: databasePoolSize, state })
     : new SqliteSql(openDatabase(dataDir, { readonly }));
   try {
     if (!readonly) await migrate(sql);
@@ -47,9 +51,10 @@ export async function openStorage(
   }
   let photos: StoredPhotos | undefined;
   // Counters need no fsync: their own few connections commit without waiting for the disk.
-  const counters = databaseUrl ? openPostgres({ url: databaseUrl, poolSize: 4, durable: false, onError }) : undefined;
+  const counters = databaseUrl ? openPostgres({ url: databaseUrl, poolSize: 4, durable: false, state }) : undefined;
   return {
     sql,
+    state,
     rateLimitStore: counters && postgresRateLimitStore(counters),
     // Made when first used (the CLI's reading commands never create the folder). Uploads arrive in
     // DATA_DIR/photos on either backend; with SQLite they also stay there.

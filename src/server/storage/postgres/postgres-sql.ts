@@ -1,6 +1,8 @@
 import pg from 'pg';
+import { DatabaseState } from '../database-state';
 import type { Param, Sql } from '../sql';
-import { storeUnavailable } from '../store-unavailable';
+import { STORE_UNAVAILABLE, storeUnavailable } from '../store-unavailable';
+import { connectionLost } from './connection-errors';
 
 // Ids, counts and millisecond times are BIGINT: as numbers, as SQLite gives them (all below 2^53).
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
@@ -33,7 +35,11 @@ type Queryable = pg.Pool | pg.PoolClient;
 export class PostgresSql implements Sql {
   readonly dialect = 'postgres';
 
-  constructor(private readonly on: Queryable) {}
+  constructor(
+    private readonly on: Queryable,
+    /** Told of every call's outcome: the log says when the database goes and comes back, once. */
+    readonly state = new DatabaseState(),
+  ) {}
 
   async all<T>(text: string, params: readonly Param[] = []): Promise<T[]> {
     return (await this.query(prepared(text), params)).rows as T[];
@@ -49,28 +55,40 @@ export class PostgresSql implements Sql {
   }
 
   private async query(statement: Prepared | { text: string }, params: readonly Param[]): Promise<pg.QueryResult> {
+    return this.answered(() => this.on.query({ ...statement, values: params as Param[] }));
+  }
+
+  /** Runs a call to the database; one that finds it gone fails as "unavailable" (503), and the state hears of both. */
+  private async answered<T>(call: () => Promise<T>): Promise<T> {
     try {
-      return await this.on.query({ ...statement, values: params as Param[] });
+      const result = await call();
+      this.state.answered();
+      return result;
     } catch (error) {
-      throw unavailable(error) ? storeUnavailable(`database: ${(error as Error).message}`) : error;
+      if (!connectionLost(error)) throw error;
+      this.state.unreachable(error as Error);
+      throw storeUnavailable(`database: ${(error as Error).message}`);
     }
   }
 
   async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     if (!(this.on instanceof pg.Pool)) throw new Error('nested transactions are not used');
-    const client = await this.on.connect().catch((error: unknown) => {
-      throw storeUnavailable(`database: ${(error as Error).message}`);
-    });
+    const pool = this.on;
+    const client = await this.answered(() => pool.connect());
+    let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const result = await work(new PostgresSql(client));
-      await client.query('COMMIT');
+      const tx = new PostgresSql(client, this.state);
+      await tx.exec('BEGIN');
+      const result = await work(tx);
+      await tx.exec('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
+      if ((error as { code?: unknown }).code === STORE_UNAVAILABLE) broken = error as Error;
+      else await client.query('ROLLBACK').catch(() => {});
       throw error;
     } finally {
-      client.release();
+      // A broken connection is discarded (released with its error); the pool opens a new one when next needed.
+      client.release(broken);
     }
   }
 
@@ -79,25 +97,12 @@ export class PostgresSql implements Sql {
   }
 }
 
-/**
- * The database cannot be reached or is out of room (no connection, a pool
- * timeout, SQLSTATE classes 08 connection, 28 refused login, 3D no such
- * database, 53 resources, 57 shutting down):
- * the service, not the request, is at fault, and the answer is 503.
- */
-function unavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string') return true;
-  return /^(08|28|3D|53|57)/.test(code) || /^E[A-Z]+$/.test(code);
-}
-
 export interface PostgresOptions {
   url: string;
   poolSize: number;
   /** Wait for the commit to reach the disk: on for requests; off where losing the last writes costs nothing. */
   durable?: boolean;
-  /** An idle connection that broke (database restarted): logged, and the pool replaces it. */
-  onError?: (error: Error) => void;
+  state?: DatabaseState;
 }
 
 /**
@@ -105,14 +110,31 @@ export interface PostgresOptions {
  * after the commit is on disk, whatever the server's default) and gives up
  * on a database that does not answer, so readiness turns red instead of hanging.
  */
-export function openPostgres({ url, poolSize, durable = true, onError = () => {} }: PostgresOptions): PostgresSql {
+/**
+ * node-postgres emits 'error' on a connection the server ends (pg_terminate_backend, a failover, a restart,
+ * a pooler's timeout) whenever no query is running on it; with no listener at that moment (a checked-out
+ * connection between two statements, or one being handed out or taken back), that crashes the process.
+ * Every connection of ours listens from birth: what it would report, its next query reports, and the pool
+ * discards a connection that can no longer take queries when it comes back.
+ */
+class ListeningClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {});
+  }
+}
+
+export function openPostgres({ url, poolSize, durable = true, state }: PostgresOptions): PostgresSql {
   const pool = new pg.Pool({
+    Client: ListeningClient,
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 5_000,
     options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000`,
   });
-  // Without a listener, an idle connection the server drops (restart, failover) would crash the process.
-  pool.on('error', onError);
-  return new PostgresSql(pool);
+  // Without a listener, an idle connection the server drops (restart, failover, a pooler's timeout) would
+  // crash the process. The pool has dropped it already and opens another when needed; whether the database
+  // itself is gone, the next call tells (DatabaseState).
+  pool.on('error', () => {});
+  return new PostgresSql(pool, state);
 }
