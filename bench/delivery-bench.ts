@@ -132,9 +132,11 @@ export async function runDeliveryBench(): Promise<BenchFigure[]> {
   const server = await startServer({
     SMTP_URL: receivers.smtpUrl,
     MAIL_FROM: 'service@portal.example.com',
-    BRANDS_DIR: brandsWith({ ilve: { webhook: { url: receivers.hookUrl, secretEnv: 'ILVE_WEBHOOK_SECRET' } } }),
+    BRANDS_DIR: brandsWith({ ilve: { webhook: { url: receivers.hookUrl, secretEnv: 'ILVE_WEBHOOK_SECRET', allowPrivateNetwork: true } } }),
     ILVE_WEBHOOK_SECRET: secret,
     WEBHOOK_CA_FILE: tls.certFile,
+    // Required with a webhook; the bench's receiver does not follow the photo links.
+    PUBLIC_URL: 'https://portal.bench.example',
   });
   try {
     const photo = await sharp(randomBytes(400 * 300 * 3), { raw: { width: 400, height: 300, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import { repairAjvOptions } from '../core/ajv-options';
 import { formSchemas } from '../core/form-schemas';
-import { addRepairKeywords } from '../core/keywords/index';
+import { addRepairRules } from '../core/keywords/index';
 import type { Variant } from '../core/types';
 
 const outDir = fileURLToPath(new URL('../web/form/generated/', import.meta.url));
@@ -45,7 +45,7 @@ export function toEsm(cjs: string, header = ''): string {
 export function compileVariant(variant: Variant): string {
   const cjs = compileSchemaValidatorsCode(formSchemas[variant].schema as never, {
     ajvOptionsOverrides: { ...repairAjvOptions, verbose: false },
-    extenderFn: (ajv) => addRepairKeywords(ajv),
+    extenderFn: (ajv) => addRepairRules(ajv),
   });
   const json = relative(outDir, schemasDir);
   const header =

@@ -58,13 +58,15 @@ export function fieldErrors(
   aliases: Record<string, string> = {},
 ): FieldErrors {
   const table = messageTable(variant, locale);
-  // Blank counts as missing: such a field shows the required message alone, as an empty one does.
-  const blank = new Set(issues.filter((i) => i.keyword === 'filled').map(issueField));
+  // A text with invisible or control characters says so, even when nothing visible is left of it.
+  const unreadable = new Set(issues.filter((i) => i.keyword === 'plainText').map(issueField));
+  // Otherwise a text that says nothing counts as missing: the required message alone, as for an empty field.
+  const blank = new Set(issues.filter((i) => i.keyword === 'filled').map(issueField).filter((f) => !unreadable.has(f)));
   // A Map, not an object: a field named `constructor` or `toString` must not find Object.prototype's.
   const out = new Map<string, string[]>();
   for (const issue of issues) {
     const raw = issueField(issue);
-    if (blank.has(raw) && issue.keyword !== 'filled') continue;
+    if (blank.has(raw) ? issue.keyword !== 'filled' : issue.keyword === 'filled' && unreadable.has(raw)) continue;
     const field = Object.hasOwn(aliases, raw) ? aliases[raw] : raw;
     const message = issueMessage(issue, table);
     const list = out.get(field) ?? [];

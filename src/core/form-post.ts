@@ -14,18 +14,18 @@ export function postedProperty(controlName: string, schema: FormSchema): string 
   return Object.hasOwn(schema.properties, property) ? property : undefined;
 }
 
+/** What a person types as a house number. Number() also reads hex, exponents, signs and spaces ("0x10" is 16). */
+const DECIMAL_DIGITS = /^[0-9]{1,15}$/;
+
 /**
  * A posted text as the page's control would hold it: empty is absent (the
- * page's emptyValue), a number field's digits are a number (its input is
+ * page's emptyValue), a number field's decimal digits are a number (its input is
  * type=number, anything else stays text for the rules to refuse), a ticked
  * checkbox is `true`.
  */
 function postedValue(property: PropertySchema, text: string): unknown {
   if (text === '') return undefined;
-  if (property.type === 'integer' || property.type === 'number') {
-    const number = Number(text);
-    return text.trim() !== '' && Number.isFinite(number) ? number : text;
-  }
+  if (property.type === 'integer' || property.type === 'number') return DECIMAL_DIGITS.test(text) ? Number(text) : text;
   if (property.type === 'boolean') return true;
   return text;
 }

@@ -54,8 +54,11 @@ export interface ServiceDesk {
   emails: string[];
   /** The language the desk reads. */
   language: Locale;
-  /** The signing secret is read from the environment variable `secretEnv`, never from the brand file. */
-  webhook?: { url: string; secretEnv: string };
+  /**
+   * The signing secret is read from the environment variable `secretEnv`, never from the brand file.
+   * `allowPrivateNetwork`: the receiver may be at a private, loopback or link-local address (core/delivery-url.ts).
+   */
+  webhook?: { url: string; secretEnv: string; allowPrivateNetwork?: boolean };
 }
 
 /** What the page sends and the server stores (spec §3). */

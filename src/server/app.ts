@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { repairAjvOptions } from '../core/ajv-options';
 import { formSchemas, photoRules } from '../core/form-schemas';
 import { loadBrands } from './brands';
+import { logOptions, type LogSettings } from './logging/log-options';
 import type { ServerConfig } from './config';
-import { webhookSigners } from './delivery/webhook/webhook-sender';
+import { requirePublicUrl, webhookSigners } from './delivery/webhook/webhook-sender';
 import { Intake } from './intake/submit-request';
 import { RequestStore } from './intake/request-store';
 import { PortalMetrics } from './metrics';
@@ -47,7 +48,8 @@ declare module 'fastify' {
 }
 
 export interface AppOptions {
-  logger?: FastifyServerOptions['logger'];
+  /** Where the log goes; false (the default) for none. Personal data is kept out of it either way (logging/). */
+  logger?: false | LogSettings;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface AppOptions {
  */
 export async function buildApp(config: ServerConfig, { logger = false }: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger,
+    logger: logger && logOptions(logger),
     bodyLimit: config.jsonBodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
@@ -76,6 +78,7 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
   ]);
 
   const signers = webhookSigners(brands, config.secretsEnv);
+  requirePublicUrl(brands, config.publicUrl);
   const storage = await openStorage(config, { log: app.log });
   const { photos } = storage;
   await photos.tidy(config.photoTtlMs);

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { indexBrands } from '../core/brands';
+import { deliveryUrlProblem } from '../core/delivery-url';
 import type { Brand } from '../core/types';
 import { ConfigError } from './config';
 
@@ -13,6 +14,9 @@ export async function loadBrands(dir: string): Promise<Map<string, Brand>> {
       if (brand.id !== basename(file, '.json')) throw new Error(`brands/${file}: id "${brand.id}" must equal the file name`);
       // Requests of a brand without a desk would reach no one: refuse to serve it (npm run validate explains).
       if (!brand.serviceDesk?.emails?.length) throw new ConfigError(`brands/${file} has no serviceDesk.emails; run npm run validate`);
+      const webhook = brand.serviceDesk.webhook;
+      const problem = webhook && deliveryUrlProblem(webhook.url, webhook.allowPrivateNetwork === true);
+      if (problem) throw new ConfigError(`brands/${file} serviceDesk.webhook.url: ${problem}`);
       return brand;
     }),
   );

@@ -44,9 +44,9 @@ export interface ServerConfig {
   smtpName: string;
   /** Mails to one unverified address (confirmation, dealer notice) per 24 hours; more are dropped silently. */
   mailsPerRecipientPerDay: number;
-  /** Bearer token /metrics asks for; empty = open (block it at the proxy instead). */
+  /** Bearer token /metrics asks for; empty = /metrics is not served. */
   metricsToken: string;
-  /** Origin the signed photo links in webhooks point at. */
+  /** Origin the signed photo links in webhooks point at (PUBLIC_URL, else API_BASE); empty = unset, refused at start once a brand has a webhook. */
   publicUrl: string;
   /** Key of the photo links' HMAC; empty = generated once and kept in DATA_DIR. */
   photoUrlSecret: string;
@@ -174,6 +174,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   // A link signed by one instance is followed on any other: they need one key, not one each in their own DATA_DIR.
   if (databaseUrl && !photoUrlSecret) throw new ConfigError('PHOTO_URL_SECRET must be set when DATABASE_URL is set: every instance signs photo links with it');
   const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
+  // API_BASE is the public origin of this server's API, where the photo links lead too.
+  const publicUrl = text(env, 'PUBLIC_URL', apiBase);
 
   return {
     port,
@@ -195,7 +197,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 10, 1, 50),
     mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
     metricsToken: text(env, 'METRICS_TOKEN', ''),
-    publicUrl: httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL', apiBase || `http://localhost:${port}`), { originOnly: true }),
+    publicUrl: publicUrl && httpUrl('PUBLIC_URL', publicUrl, { originOnly: true }),
     photoUrlSecret,
     photoUrlTtlMs: integer(env, 'PHOTO_URL_TTL_MS', 7 * 24 * 60 * MINUTE, 1000),
     webhookTimeoutMs,

@@ -33,6 +33,13 @@ const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['bad-desk-email', '/serviceDesk/emails/0', /Not an e-mail address/],
   ['webhook-http', '/serviceDesk/webhook/url', /It must start with https:\/\//],
   ['webhook-secret-in-file', '/serviceDesk/webhook/secretEnv', /Never write a secret in a brand file/],
+  ['webhook-loopback', '/serviceDesk/webhook/url', /^"https:\/\/127\.0\.0\.1:8443\/hooks" points at the portal's own server \(127\.0\.0\.1, a loopback address\).*add "allowPrivateNetwork": true to the webhook\.$/],
+  ['webhook-localhost', '/serviceDesk/webhook/url', /points at the portal's own server \(localhost, a loopback address\)/],
+  ['webhook-private-address', '/serviceDesk/webhook/url', /points into a private network \(192\.168\.1\.20\)/],
+  ['webhook-link-local', '/serviceDesk/webhook/url', /points at a link-local address \(169\.254\.169\.254\)/],
+  ['webhook-unspecified', '/serviceDesk/webhook/url', /points at no machine in particular \(0\.0\.0\.0\)/],
+  ['webhook-ipv6-unique-local', '/serviceDesk/webhook/url', /points into a private network \(\[fd12:3456::1\]\)/],
+  ['webhook-credentials', '/serviceDesk/webhook/url', /^The address has a user name or password in it\. Never write a secret in a brand file/],
 ];
 
 describe('brand file checks on fixtures', () => {
@@ -41,6 +48,11 @@ describe('brand file checks on fixtures', () => {
     expect(problems).toEqual([
       { file: `tests/fixtures/brands/invalid/${fixture}.json`, pointer, message: expect.stringMatching(message) },
     ]);
+  });
+
+  it('never repeats a password written into a webhook address', () => {
+    const [problem] = check(join(fixturesDir, 'invalid', 'webhook-credentials.json'));
+    expect(problem.message).not.toMatch(/hunter2|ticketbot/);
   });
 
   it('accepts a copy of a brand saved under a new id with its own assets', () => {

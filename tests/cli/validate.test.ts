@@ -34,6 +34,16 @@ describe('validateProject on a broken copy', () => {
     expect(report.brandCount).toBe(7);
   });
 
+  it('accepts a webhook in the company\'s own network only where the brand file allows it', () => {
+    const webhook = { url: 'https://10.20.30.40/tickets', secretEnv: 'ILVE_WEBHOOK_SECRET' };
+    editJson(root, 'brands/ilve.json', (b) => (b.serviceDesk.webhook = webhook));
+    expect(problemsAt('brands/ilve.json')).toEqual([
+      expect.objectContaining({ pointer: '/serviceDesk/webhook/url', message: expect.stringMatching(/points into a private network \(10\.20\.30\.40\)/) }),
+    ]);
+    editJson(root, 'brands/ilve.json', (b) => (b.serviceDesk.webhook = { ...webhook, allowPrivateNetwork: true }));
+    expect(problemsAt('brands/ilve.json')).toEqual([]);
+  });
+
   it('reports a brand whose variant was removed', () => {
     editJson(root, 'brands/teka.json', (b) => delete b.variant);
     expect(problemsAt('brands/teka.json')).toEqual([

@@ -33,4 +33,16 @@ describe('a form posted without scripts, read as the page holds it', () => {
     expect(postedFormData([['root_house_number', '12a']], schema)).toEqual({ house_number: '12a' });
     expect(postedFormData([['root_house_number', ' ']], schema)).toEqual({ house_number: ' ' });
   });
+
+  // Number() reads hex, binary, octal, exponents, signs and spaces; a house number is typed in decimal digits.
+  it.each(['0x10', '0b11', '0o17', '1e3', '+12', '-5', '12.0', ' 12', '12 ', 'Infinity', '١٢', '１２'])(
+    'a number field of %j stays text, for the rules to refuse',
+    (typed) => {
+      expect(postedFormData([['root_house_number', typed]], schema)).toEqual({ house_number: typed });
+    },
+  );
+
+  it('decimal digits are a number, leading zeros too', () => {
+    expect(postedFormData([['root_house_number', '007']], schema)).toEqual({ house_number: 7 });
+  });
 });

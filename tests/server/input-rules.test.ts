@@ -62,3 +62,21 @@ describe('brand names come from the brand file', () => {
     expect(res.statusCode).toBe(201);
   });
 });
+
+describe('a brand the form fixes is part of every request of it', () => {
+  it.each([
+    ['kuppersbusch', 'nl', 'This field is required'],
+    ['teka', 'fr', 'Ce champ est obligatoire'],
+  ] as const)('%s refuses a request without brand, in %s', async (brand, language, message) => {
+    const { brand: _omitted, ...body } = extendedRequest(...(await photos()), language);
+    const res = await injectSubmit(server.app, brand, body, { 'x-portal-locale': language });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({ brand: [message] });
+  });
+
+  it('a brand whose form asks for it says it is missing as before', async () => {
+    const { brand: _omitted, ...body } = simpleRequest(...(await photos()));
+    const res = await injectSubmit(server.app, 'hanant', body);
+    expect(res.json().fields).toEqual({ brand: ['Dit veld is verplicht'] });
+  });
+});

@@ -17,7 +17,7 @@ describe('mail delivery failures', { timeout: 30_000 }, () => {
     const logs: { level: number; msg: string; reference?: string; kind?: string }[] = [];
     const closedPort = await freePort();
     server = await startTestServer(
-      { SMTP_URL: `smtp://127.0.0.1:${closedPort}`, MAIL_FROM: 'service@portal.example.com', MAIL_MAX_ATTEMPTS: '2', MAIL_RETRY_BASE_MS: '20' },
+      { SMTP_URL: `smtp://127.0.0.1:${closedPort}`, MAIL_FROM: 'service@portal.example.com', MAIL_MAX_ATTEMPTS: '2', MAIL_RETRY_BASE_MS: '20', METRICS_TOKEN: 'scrape-token' },
       {},
       { logger: { level: 'warn', stream: { write: (line: string) => void logs.push(JSON.parse(line) as (typeof logs)[number]) } } },
     );
@@ -30,7 +30,7 @@ describe('mail delivery failures', { timeout: 30_000 }, () => {
     await expect.poll(() => failedForGood().length, { timeout: 15_000 }).toBe(2);
     expect(failedForGood().map((l) => l.kind).sort()).toEqual(['confirmation', 'desk']);
     expect(failedForGood()[0].msg).toMatch(/failed for good/);
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer scrape-token' } })).text();
     expect(metrics).toMatch(/portal_outbox_failed\{kind="desk"\} 1/);
     expect(metrics).toMatch(/portal_delivery_attempts_total\{kind="desk",outcome="failed"\} 1/);
     expect(metrics).toMatch(/portal_delivery_attempts_total\{kind="desk",outcome="retry"\} 1/);

@@ -131,6 +131,7 @@ describe.runIf(BACKEND === 'postgres')('PostgreSQL faults under load', { timeout
       PHOTO_QUOTA_PER_CLIENT_MB: '100000',
       MAIL_POLL_INTERVAL_MS: '50',
       MAIL_RETRY_BASE_MS: '100',
+      METRICS_TOKEN: 'scrape-token',
       // Rows taken by a call whose answer the cut connection lost stay leased this long (default 5 min).
       WEBHOOK_TIMEOUT_MS: '1000',
       DELIVERY_LEASE_MS: '2000',
@@ -197,7 +198,7 @@ describe.runIf(BACKEND === 'postgres')('PostgreSQL faults under load', { timeout
       });
       note('submit', submit);
       note('readyz', await fetch(`${server.url}/readyz`));
-      const metrics = await fetch(`${server.url}/metrics`);
+      const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer scrape-token' } });
       note('metrics', metrics, (await metrics.text()).includes('portal_database_up 0') ? ' down' : ' no gauge');
       note('page', await fetch(`${server.url}/ilve/nl/be`));
       probes++;

@@ -36,8 +36,9 @@ describe('webhook delivery across a receiver outage and a kill -9 of the server'
     const env = {
       DATA_DIR: join(root, 'data'),
       WEB_ROOT: makeWebRoot(join(root, 'web')),
-      BRANDS_DIR: brandsWith({ ilve: { webhook: { url: `https://127.0.0.1:${receiverPort}/hooks`, secretEnv: 'ILVE_WEBHOOK_SECRET' } } }),
+      BRANDS_DIR: brandsWith({ ilve: { webhook: { url: `https://127.0.0.1:${receiverPort}/hooks`, secretEnv: 'ILVE_WEBHOOK_SECRET', allowPrivateNetwork: true } } }),
       ILVE_WEBHOOK_SECRET: secret,
+      PUBLIC_URL: `http://127.0.0.1:${serverPort}`,
       WEBHOOK_CA_FILE: tls.certFile,
       WEBHOOK_RETRY_BASE_MS: '200',
       WEBHOOK_TIMEOUT_MS: '2000',

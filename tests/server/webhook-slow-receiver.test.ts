@@ -27,7 +27,7 @@ describe('a receiver that never answers', () => {
     const secret = newWebhookSecret();
     const url = `https://127.0.0.1:${(silent.address() as { port: number }).port}/hooks`;
     const server: TestServer = await startTestServer({
-      BRANDS_DIR: brandsWith({ ilve: { webhook: { url, secretEnv: 'ILVE_WEBHOOK_SECRET' } } }),
+      BRANDS_DIR: brandsWith({ ilve: { webhook: { url, secretEnv: 'ILVE_WEBHOOK_SECRET', allowPrivateNetwork: true } } }),
       ILVE_WEBHOOK_SECRET: secret,
       WEBHOOK_CA_FILE: tls.certFile,
       WEBHOOK_TIMEOUT_MS: '300',

@@ -1,35 +1,68 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+/** What the client said in MAIL FROM and RCPT TO: where the mail really goes, whatever its headers say. */
+export interface SmtpEnvelope {
+  from: string;
+  to: string[];
+  /** Whether MAIL FROM asked for SMTPUTF8 (RFC 6531), which a non-ASCII mailbox name needs. */
+  smtpUtf8: boolean;
+}
+
 export interface SmtpSink {
   url: string;
   mails: ParsedMail[];
+  /** The envelope a received mail came in (smtp-server shows punycode domains decoded). */
+  envelopeOf(mail: ParsedMail): SmtpEnvelope;
+  /** Every command clients sent, as sent (`RCPT TO:<a@xn--…>`), sessions interleaved. */
+  commands: string[];
   /** What the client said in EHLO/HELO, per session. */
   greetings: string[];
   /** Resolves with the first mail `match` accepts (already received or still to come). */
   waitFor(match: (mail: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   /** From now on MAIL FROM is never answered: a server that stalls mid-session, so the sender's attempts hang. */
   hold(): void;
+  /** RCPT TO this address answers `550 <address> unknown user`, quoting it as real servers do. */
+  refuse(address: string): void;
   close(): Promise<void>;
 }
 
 /** A real SMTP server in the test process; every accepted mail is parsed with mailparser. */
 export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const mails: ParsedMail[] = [];
+  const envelopes = new WeakMap<ParsedMail, SmtpEnvelope>();
   const greetings: string[] = [];
+  const commands: string[] = [];
   const waiters: (() => void)[] = [];
   let held = false;
+  const refused = new Set<string>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     authOptional: true,
-    logger: false,
+    // smtp-server logs each command at debug level, before it decodes anything: the only view of the wire it gives.
+    logger: {
+      level: () => {},
+      trace: () => {},
+      debug: (meta: { tnx?: string }, _format: string, line: string) => void (meta.tnx === 'command' && commands.push(line)),
+      info: () => {},
+      warn: () => {},
+      error: () => {},
+      fatal: () => {},
+    } as never,
     onMailFrom(_address, session, callback) {
       greetings.push(session.hostNameAppearsAs);
       if (!held) callback();
     },
-    onData(stream, _session, callback) {
+    onRcptTo(address, _session, callback) {
+      if (!refused.has(address.address)) return callback();
+      callback(Object.assign(new Error(`<${address.address}> unknown user`), { responseCode: 550 }));
+    },
+    onData(stream, session, callback) {
+      const { mailFrom, rcptTo, smtpUtf8 } = session.envelope;
+      const envelope = { from: mailFrom ? mailFrom.address : '', to: rcptTo.map((r) => r.address), smtpUtf8: smtpUtf8 === true };
       simpleParser(stream).then(
         (mail) => {
+          envelopes.set(mail, envelope);
           mails.push(mail);
           for (const wake of waiters.splice(0)) wake();
           callback();
@@ -43,7 +76,13 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   return {
     url: `smtp://127.0.0.1:${address.port}`,
     mails,
+    envelopeOf: (mail) => {
+      const envelope = envelopes.get(mail);
+      if (!envelope) throw new Error('not a mail this sink received');
+      return envelope;
+    },
     greetings,
+    commands,
     async waitFor(match, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -59,6 +98,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     hold: () => {
       held = true;
     },
+    refuse: (address) => void refused.add(address),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

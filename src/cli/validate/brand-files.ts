@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { deliveryUrlProblem } from '../../core/delivery-url.ts';
 import type { Brand } from '../../core/types.ts';
 import { assetFileProblem } from './asset-file.ts';
 import { idPatternOf, idProblems } from './brand-ids.ts';
@@ -55,6 +56,11 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
       const message = assetProblem(brand[key], file, options.root, key);
       if (message) problems.push(inFile(`/${key}`, message));
     }
+    const webhookUrl = '/serviceDesk/webhook/url';
+    if (!problems.some((p) => p.file === shown && p.pointer === webhookUrl)) {
+      const message = webhookProblem(brand);
+      if (message) problems.push(inFile(webhookUrl, message));
+    }
     if (isRecord(brand.theme)) {
       for (const { pointer, message } of themeContrastProblems(brand.theme as Partial<Brand['theme']>)) {
         problems.push(inFile(pointer, message));
@@ -62,6 +68,13 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
     }
   }
   return problems;
+}
+
+/** Where a webhook may not post (core/delivery-url.ts), once the schema has accepted its shape. */
+function webhookProblem(brand: Record<string, unknown>): string | undefined {
+  const webhook = isRecord(brand.serviceDesk) && isRecord(brand.serviceDesk.webhook) ? brand.serviceDesk.webhook : undefined;
+  if (typeof webhook?.url !== 'string') return undefined;
+  return deliveryUrlProblem(webhook.url, webhook.allowPrivateNetwork === true);
 }
 
 /** The validate function, or why the schema itself is broken. */

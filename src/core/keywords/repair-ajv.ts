@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { repairAjvOptions } from '../ajv-options';
-import { addRepairKeywords } from './index';
+import { addRepairRules } from './index';
 
 /**
  * The runtime validator of repair requests, as the server and the CLI use
@@ -10,7 +10,7 @@ import { addRepairKeywords } from './index';
  * functions from the same options instead.)
  */
 export function createRepairAjv(): Ajv {
-  const ajv = addRepairKeywords(new Ajv({ ...repairAjvOptions, strict: true }));
+  const ajv = addRepairRules(new Ajv({ ...repairAjvOptions, strict: true }));
   addFormats(ajv);
   return ajv;
 }

@@ -28,6 +28,8 @@ export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { b
       const result = await intake.submit({ brand, body: req.body, locale, idempotencyKey: req.headers['idempotency-key'] });
       switch (result.kind) {
         case 'stored':
+          // The log names a request by its reference only: what the customer typed stays in the database.
+          req.log.info({ reference: result.reference, brand: brand.id, replay: result.replay }, 'request stored');
           return reply.code(201).send({ reference: result.reference });
         case 'bad-key':
           throw new HttpError(400, 'Idempotency-Key must be 1 to 128 printable characters.');

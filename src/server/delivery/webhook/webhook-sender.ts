@@ -42,6 +42,18 @@ export function webhookSigners(brands: ReadonlyMap<string, Brand>, env: Env): Ma
 }
 
 /**
+ * Webhooks carry signed links to the photos, which must lead to the portal
+ * as the receiver reaches it: with a webhook configured, an unset PUBLIC_URL
+ * stops the start instead of sending links to nowhere.
+ */
+export function requirePublicUrl(brands: ReadonlyMap<string, Brand>, publicUrl: string): void {
+  const files = [...brands.values()].filter((brand) => brand.serviceDesk.webhook).map((brand) => `brands/${brand.id}.json`);
+  if (files.length === 0 || publicUrl) return;
+  const whose = files.length === 1 ? `the webhook of ${files[0]} carries` : `the webhooks of ${files.join(', ')} carry`;
+  throw new ConfigError(`PUBLIC_URL must be set: ${whose} links to the photos, which need the portal's public address (e.g. PUBLIC_URL=https://service.example.com)`);
+}
+
+/**
  * Posts one webhook: JSON signed per Standard Webhooks (webhook-id stays the
  * same on every retry). 2xx = delivered; 408, 429, 5xx, timeouts and network
  * errors are retried; other answers are final. The agent keeps at most

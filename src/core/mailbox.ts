@@ -1,0 +1,33 @@
+/** What a domain may hold before it is handed to the URL parser, which would read `/`, `?`, `#`, `@` or `:` as URL syntax. */
+const DOMAIN = /^[\p{L}\p{M}\p{N}.-]+$/u;
+
+/**
+ * The mailbox an address reaches, as one key for counting the mails sent to
+ * it: trimmed; the name part lower-cased (in Unicode NFC) and without its
+ * `+tag` (anna+1@… and anna+2@… are one inbox); the domain lower-cased in its
+ * IDNA ASCII form (müller.be and xn--mller-kva.be are one host). Text that is
+ * no address comes back trimmed and lower-cased; it never throws.
+ *
+ * Pure (the URL API does the IDNA mapping, so core needs no node:punycode).
+ * Dots in the name part are kept: only some providers ignore them.
+ */
+export function mailboxOf(address: string): string {
+  const text = address.trim();
+  const at = text.lastIndexOf('@');
+  if (at <= 0) return text.toLowerCase();
+  const local = text.slice(0, at).toLowerCase().normalize('NFC');
+  // A name part that is all tag (+tag@…) is kept whole: nothing would be left to count.
+  const name = local.split('+')[0] || local;
+  return `${name}@${asciiDomain(text.slice(at + 1))}`;
+}
+
+function asciiDomain(domain: string): string {
+  // A trailing dot names the same host (the DNS root); spaces before it are no part of a domain.
+  const lower = domain.toLowerCase().replace(/[.\s]+$/u, '');
+  if (!DOMAIN.test(lower)) return lower;
+  try {
+    return new URL(`http://${lower}`).hostname;
+  } catch {
+    return lower;
+  }
+}
