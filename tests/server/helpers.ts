@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { loadConfig, type ServerConfig } from '../../src/server/config';
 import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
+import { makeWebRoot } from '../support/web-root';
 import { backendEnv } from '../support/backend';
 import { simpleRequest } from '../fixtures/requests';
 import { freePort } from '../support/free-port';
@@ -22,19 +23,7 @@ export interface TestServer {
   dispose(): Promise<void>;
 }
 
-export const SHELL_HTML =
-  '<!doctype html><html lang="nl"><head><meta name="portal:api-base" content="" />' +
-  '<meta name="portal:address-lookup-url" content="" /><title>Service</title></head><body><div id="root"></div></body></html>';
-
-/** A tiny stand-in for dist/web, so server tests need no Vite build. */
-export function makeWebRoot(dir: string, extra: Record<string, string> = {}): string {
-  const files = { 'index.html': SHELL_HTML, 'assets/app-abc123.js': 'export {};\n', ...extra };
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
-}
+export { makeWebRoot, SHELL_HTML } from '../support/web-root';
 
 /** The server's config for a fresh temp folder; rate limits high unless `env` says otherwise. */
 export function testConfig(root: string, env: Record<string, string> = {}, webFiles: Record<string, string> = {}): ServerConfig {

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeWebRoot } from './web-root';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -14,12 +17,20 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** The real intake server (src/server/server.ts) as its own process on `port`. */
+/** The real intake server (src/server/server.ts) as its own process on `port`; a stand-in for dist/web unless `env` names one. */
 export async function spawnServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/server/server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', MIN_FREE_DISK_MB: '0', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      MIN_FREE_DISK_MB: '0',
+      WEB_ROOT: makeWebRoot(mkdtempSync(join(tmpdir(), 'web-root-'))),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
