@@ -3,6 +3,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { selfSignedCert } from '../support/tls-cert';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { captureLogs, ERROR_LEVEL, type LogLine } from './log-capture';
+import { postForm } from './no-script-support';
 import { brandsWith, extendedRequest, jpegWithGps, png, startTestServer, submit, uploadedName, type TestServer } from './helpers';
 
 /** Two people's data, each value unusual enough that finding it in the log can only mean it leaked. */
@@ -22,7 +23,7 @@ const PIETER = {
 };
 
 /** Stands in for the SSR build: the page a refused post gets back is not what this test reads. */
-const SSR_STANDIN = 'export async function render() { return { html: "<form></form>" }; }\n';
+const SSR_STANDIN = 'export async function render() { return { title: "Teka | Service", html: "<form></form>" }; }\n';
 
 let server: TestServer;
 let smtp: SmtpSink;
@@ -87,9 +88,9 @@ describe('the server log of a full run holds no personal data', { timeout: 60_00
     const pietersPhotos: [Buffer, Buffer] = [await jpegWithGps(), await png()];
     const typed = Object.entries({ ...extendedRequest('', ''), ...PIETER }).filter(([name]) => !['image1', 'image2', 'brand', 'language', 'isAkkoord'].includes(name));
     const values = { ...Object.fromEntries(typed.map(([name, value]) => [name, String(value)])), isAkkoord: 'on' };
-    const refused = await fetch(`${server.url}/teka/nl/be`, { method: 'POST', body: noScriptForm({ ...values, house_number: 'nummer 12' }, pietersPhotos), redirect: 'manual' });
+    const refused = await postForm(server, '/teka/nl/be', noScriptForm({ ...values, house_number: 'nummer 12' }, pietersPhotos));
     expect(refused.status).toBe(400);
-    const stored = await fetch(`${server.url}/teka/nl/be`, { method: 'POST', body: noScriptForm(values, pietersPhotos), redirect: 'manual' });
+    const stored = await postForm(server, '/teka/nl/be', noScriptForm(values, pietersPhotos));
     expect(stored.status).toBe(303);
 
     // The webhook carries signed photo links; the receiver follows one, someone tries a forged one.

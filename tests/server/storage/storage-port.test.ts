@@ -1,0 +1,199 @@
+/**
+ * The storage port's contract (src/server/storage/port.ts), one suite for
+ * both adapters: the test matrix runs it on SQLite and on PostgreSQL
+ * (vitest.config.ts). What a caller of the port may count on, whichever
+ * database is behind it.
+ */
+import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStorage } from '../../../src/server/storage/open-storage';
+import type { RequestWriter, Storage } from '../../../src/server/storage/port';
+import type { NewRequest, QueuedDelivery } from '../../../src/server/storage/records';
+import { backendEnv } from '../../support/backend';
+
+let dir: string;
+let storage: Storage;
+let writer: RequestWriter;
+let drop: () => Promise<void>;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'storage-port-'));
+  const backend = await backendEnv();
+  drop = backend.drop;
+  storage = await openStorage({ dataDir: dir, databaseUrl: backend.env.DATABASE_URL ?? '', databasePoolSize: 4, deliveryLeaseMs: 60_000 });
+  writer = await storage.openWriter({ mailsPerRecipientPerDay: 2 });
+});
+
+afterEach(async () => {
+  await writer.close();
+  await storage.close();
+  await drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function photo(owner = '192.0.2.1', bytes = 'jpeg-bytes'): Promise<string> {
+  const temp = storage.photos.tempPath();
+  writeFileSync(temp, bytes);
+  return (await storage.photos.add(temp, 'jpg', owner)).name;
+}
+
+const mail = (kind: string, to: string, counted = true): QueuedDelivery => ({
+  kind,
+  channel: 'mail',
+  to,
+  subject: `${kind} subject`,
+  text: `${kind} text`,
+  ...(counted ? { limitKey: to } : {}),
+});
+
+async function request(reference: string, overrides: Partial<NewRequest> = {}): Promise<NewRequest> {
+  const [image1, image2] = [await photo(), await photo()];
+  return {
+    brand: 'ilve',
+    variant: 'simple',
+    locale: 'nl',
+    payload: JSON.stringify({ client_email: 'Klant@Example.com', image1, image2 }),
+    image1,
+    image2,
+    reference,
+    deliveries: [mail('confirmation', 'klant@example.com'), mail('desk', 'desk@example.com', false), { ...mail('webhook', 'https://desk.example.com/hook', false), channel: 'webhook' }],
+    ...overrides,
+  };
+}
+
+async function store(item: NewRequest) {
+  const [outcome] = await writer.write([item]);
+  if (!outcome.ok) throw new Error(outcome.error.message);
+  return outcome.value;
+}
+
+describe('storing a request', () => {
+  it('stores it with its photos claimed and its deliveries queued, and finds it again', async () => {
+    const item = await request('ref-1', { idempotencyKey: 'key-1' });
+    expect(await store(item)).toEqual({ kind: 'stored', reference: 'ref-1', replay: false });
+    expect(await storage.requestByReference('ref-1')).toMatchObject({ reference: 'ref-1', brand: 'ilve', payload: item.payload });
+    expect((await storage.requestByKey('key-1', 'ilve'))?.reference).toBe('ref-1');
+    expect(await storage.requestByKey('key-1', 'teka')).toBeUndefined();
+    expect(await storage.photos.unclaimedBytes('192.0.2.1')).toEqual({ total: 0, mine: 0 });
+    expect(await storage.outboxFigures()).toMatchObject({ pendingByKind: { confirmation: 1, desk: 1, webhook: 1 }, failedByKind: {} });
+  });
+
+  it('answers a key used before: the same request as a replay, another as a conflict', async () => {
+    const first = await request('ref-1', { idempotencyKey: 'key-1' });
+    await store(first);
+    expect(await store({ ...first, reference: 'ref-2' })).toEqual({ kind: 'stored', reference: 'ref-1', replay: true });
+    expect(await store({ ...(await request('ref-3')), idempotencyKey: 'key-1' })).toEqual({ kind: 'key-conflict' });
+    expect((await storage.requestsAfter(0, 10)).map((r) => r.reference)).toEqual(['ref-1']);
+  });
+
+  it('lets a photo be claimed by one request only, and stores nothing of the one that lost it', async () => {
+    const first = await request('ref-1');
+    await store(first);
+    const second = await request('ref-2', { image1: first.image1 });
+    expect(await store(second)).toEqual({ kind: 'photos-unavailable', fields: ['image1'] });
+    expect(await store(await request('ref-3', { image2: 'never-uploaded.jpg' }))).toEqual({ kind: 'photos-unavailable', fields: ['image2'] });
+    expect(await storage.requestByReference('ref-2')).toBeUndefined();
+    // The loser's own photo stays free for another try.
+    expect((await storage.photos.unclaimedBytes('192.0.2.1')).mine).toBeGreaterThan(0);
+  });
+
+  it('queues no more mails to one key in a day than the limit; the request itself is always stored', async () => {
+    for (const reference of ['ref-1', 'ref-2', 'ref-3']) await store(await request(reference));
+    const figures = await storage.outboxFigures();
+    expect(figures.pendingByKind.confirmation).toBe(2);
+    expect(figures.pendingByKind.desk).toBe(3);
+  });
+});
+
+describe('deliveries', () => {
+  it('leases due rows of a channel, the longest due first, never one under way here', async () => {
+    await store(await request('ref-1'));
+    await store(await request('ref-2'));
+    const now = Date.now() + 1000;
+    const mails = await storage.leaseDue('mail', 10, new Set(), now);
+    expect(mails.map((d) => [d.reference, d.kind])).toEqual([['ref-1', 'confirmation'], ['ref-1', 'desk'], ['ref-2', 'confirmation'], ['ref-2', 'desk']]);
+    expect(mails[0]).toMatchObject({ brand: 'ilve', recipient: 'klant@example.com', attempts: 0, messageId: expect.any(String) });
+    const busy = new Set(mails.map((d) => d.id));
+    expect(await storage.leaseDue('mail', 10, busy, now)).toEqual([]);
+    expect((await storage.leaseDue('webhook', 10, new Set(), now)).map((d) => d.kind)).toEqual(['webhook', 'webhook']);
+  });
+
+  it('records results: a delivery recorded as sent stays sent; a failure for good is listed and can be queued again', async () => {
+    await store(await request('ref-1'));
+    const [confirmation, desk] = await storage.leaseDue('mail', 10, new Set(), Date.now() + 1000);
+    const now = Date.now();
+    await writer.recordDeliveries([{ id: confirmation.id, delivered: true }], now);
+    await writer.recordDeliveries(
+      [
+        { id: confirmation.id, delivered: false, attempts: 9, nextAttemptAt: now, lastError: 'late', failedForGood: true },
+        { id: desk.id, delivered: false, attempts: 1, nextAttemptAt: now, lastError: '550 refused', failedForGood: true },
+      ],
+      now,
+    );
+    expect(await storage.undelivered()).toEqual([
+      expect.objectContaining({ reference: 'ref-1', kind: 'desk', lastError: '550 refused', failedAt: now }),
+      expect.objectContaining({ reference: 'ref-1', kind: 'webhook', failedAt: null }),
+    ]);
+    expect(await storage.requeue('ref-1', ['desk', 'webhook'], now)).toBe(2);
+    expect(await storage.requeue('no-such-ref', ['desk'], now)).toBeUndefined();
+    expect((await storage.outboxFigures()).failedByKind).toEqual({});
+  });
+});
+
+describe("a person's data", () => {
+  it('finds requests by the customer address in any case, and mails to it about other requests; erases them with their photos', async () => {
+    const own = await request('ref-own');
+    await store(own);
+    await store(await request('ref-other', { payload: JSON.stringify({ client_email: 'iemand@example.com' }), deliveries: [mail('dealer', 'klant@example.com')] }));
+    const held = await storage.subjectData('KLANT@example.com');
+    expect(held.requests.map((r) => [r.request.reference, r.photos.length, r.mails.length])).toEqual([['ref-own', 2, 3]]);
+    expect(held.otherMails.map((m) => m.kind)).toEqual(['dealer']);
+
+    const erased = await storage.eraseRequests([held.requests[0].request.id]);
+    expect(erased).toMatchObject({ requests: 1, photos: 2, mails: expect.any(Array) });
+    expect(erased.mails).toHaveLength(3);
+    expect(await storage.photos.read(own.image1)).toBeUndefined();
+    expect(await storage.eraseMails(held.otherMails.map((m) => m.id))).toBe(1);
+    expect(await storage.subjectData('klant@example.com')).toEqual({ requests: [], otherMails: [] });
+  });
+
+  it('finds requests past retention only once their deliveries ended', async () => {
+    await store(await request('ref-1'));
+    const later = Date.now() + 60_000;
+    expect(await storage.expiredRequests(later, 10)).toEqual([]);
+    const due = await storage.leaseDue('mail', 10, new Set(), later);
+    const hooks = await storage.leaseDue('webhook', 10, new Set(), later);
+    await writer.recordDeliveries([...due, ...hooks].map((d) => ({ id: d.id, delivered: true as const })), Date.now());
+    expect(await storage.expiredRequests(later, 10)).toHaveLength(1);
+  });
+});
+
+describe('photos', () => {
+  it('keeps bytes until the rows go: unclaimed ones expire, their quota counts per owner', async () => {
+    const name = await photo('192.0.2.7', 'abcdef');
+    expect(await storage.photos.read(name)).toEqual(Buffer.from('abcdef'));
+    expect(await storage.photos.size(name)).toBe(6);
+    expect(await storage.photos.unclaimedBytes('192.0.2.7')).toEqual({ total: 6, mine: 6 });
+    expect(await storage.photos.removeUnclaimedBefore(Date.now() + 1)).toBe(1);
+    expect(await storage.photos.read(name)).toBeUndefined();
+    expect(await storage.photos.size(name)).toBeUndefined();
+  });
+
+  it('imports rows with their bytes once', async () => {
+    const row = { name: 'imported.jpg', created_at: 1, request_id: null, owner: null, bytes: 3, data: Buffer.from('abc') };
+    expect(await storage.photos.import([row])).toBe(1);
+    expect(await storage.photos.import([row])).toBe(0);
+    expect(await storage.photos.read('imported.jpg')).toEqual(Buffer.from('abc'));
+  });
+});
+
+describe('the database answers', () => {
+  it('pings, and names itself without a password', async () => {
+    await expect(storage.ping()).resolves.toBeUndefined();
+    expect(storage.state.up).toBe(true);
+    expect(storage.description).toMatch(/^(SQLite .*requests\.db|PostgreSQL [^:@]+@127\.0\.0\.1:5432\/\w+)$/);
+  });
+});
