@@ -1,3 +1,4 @@
+import { mailboxOf } from '../../core/mailbox';
 import type { QueuedDelivery } from '../storage/records';
 
 /**
@@ -18,10 +19,13 @@ export type Channel = (typeof KINDS)[DeliveryKind]['channel'];
 export const DELIVERY_KINDS = Object.keys(KINDS) as DeliveryKind[];
 export const CHANNELS = [...new Set(DELIVERY_KINDS.map((k) => KINDS[k].channel))] as Channel[];
 
-/** A delivery of `kind` to queue with its request: its channel and limit key follow from the kind. */
+/**
+ * A delivery of `kind` to queue with its request: its channel follows from the kind, and an unverified
+ * address counts against the mail limit under the mailbox it reaches (customer and dealer mails alike).
+ */
 export function queued(kind: DeliveryKind, to: string, subject: string, text: string): QueuedDelivery {
   const { channel, unverified } = KINDS[kind];
-  return { kind, channel, to, subject, text, ...(unverified ? { limitKey: to } : {}) };
+  return { kind, channel, to, subject, text, ...(unverified ? { limitKey: mailboxOf(to) } : {}) };
 }
 
 /** A failed attempt; `permanent` ends the retries, `retryAfterMs` is the receiver's wish. */

@@ -7,6 +7,9 @@ import type { DeliveryUpdate, NewRequest, SubmitOutcome } from '../records';
 import { DAY_MS, limitKeys, payloadHash, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import type { PostgresSql } from './postgres-sql';
 
+/** Seeds the hash of a mailbox into an advisory lock of the mail limit's own (the migration lock is another number). */
+const MAIL_LIMIT_LOCKS = 7_316_403;
+
 /** Thrown inside the transaction to roll it back and answer with its outcome (a photo another request claimed). */
 class Undo extends Error {
   constructor(readonly outcome: SubmitOutcome) {
@@ -84,6 +87,14 @@ export class PostgresRequestWriter implements RequestWriter {
     const unavailable = unavailablePhotos(s, new Set(claimed));
     if (unavailable.length > 0) throw new Undo({ kind: 'photos-unavailable', fields: unavailable });
     const keys = limitKeys(s.deliveries);
+    // Requests to one mailbox take turns from here to their commit: two counted at once would both
+    // find room for one more mail. The locks are taken in one order, so two requests never wait on each other.
+    if (keys.length > 0) {
+      await tx.all(
+        `SELECT pg_advisory_xact_lock(h) FROM (SELECT hashtextextended(k, ${MAIL_LIMIT_LOCKS}) AS h FROM json_array_elements_text(?::json) k ORDER BY 1) locks`,
+        [JSON.stringify(keys)],
+      );
+    }
     const counts =
       keys.length === 0
         ? []

@@ -1,0 +1,57 @@
+/**
+ * A form can aim mail at any address, so the portal limits the mails it
+ * sends to one mailbox: counted per real mailbox (case, +tags and the
+ * domain's IDNA form are one inbox; customer and dealer mails count
+ * together), checked and recorded in one step even when requests arrive at
+ * once, and capped per brand per hour. Sent as an attacker sends them:
+ * many requests at the same moment, every spelling of one address.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mailboxOf } from '../../../src/core/mailbox';
+import { extendedRequest, png, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from '../helpers';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.dispose();
+  server = undefined;
+});
+
+/** Mails queued to each mailbox of `kinds`, as the outbox holds them. */
+async function queuedTo(s: TestServer, kinds: string[]): Promise<Record<string, number>> {
+  const rows = await s.sql.all<{ recipient: string }>(`SELECT recipient FROM outbox WHERE kind IN (${kinds.map(() => '?').join(', ')})`, kinds);
+  const byMailbox: Record<string, number> = {};
+  for (const { recipient } of rows) {
+    byMailbox[mailboxOf(recipient)] = (byMailbox[mailboxOf(recipient)] ?? 0) + 1;
+  }
+  return byMailbox;
+}
+
+async function photos(s: TestServer): Promise<[string, string]> {
+  const photo = await png();
+  return [await uploadedName(s.url, photo, 'a.png', 'image/png'), await uploadedName(s.url, photo, 'b.png', 'image/png')];
+}
+
+describe('mails to one mailbox', () => {
+  it('are counted per real mailbox across spellings and the dealer field, and never pass the limit when sent all at once', async () => {
+    server = await startTestServer({ MAILS_PER_RECIPIENT_PER_DAY: '5' });
+    const s = server;
+    const spellings = ['anna@müller.be', 'Anna+1@MÜLLER.be', 'anna+2@xn--mller-kva.be', 'ANNA+x@Müller.BE'];
+    const bodies = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const [image1, image2] = await photos(s);
+        const address = spellings[i % spellings.length];
+        // Half as the customer (simple form), half as the dealer of someone else's request (extended form).
+        return i % 2 === 0
+          ? { brand: 'ilve', body: { ...simpleRequest(image1, image2), client_email: address } }
+          : { brand: 'teka', body: { ...extendedRequest(image1, image2, 'nl'), client_email: `klant${i}@example.com`, notification: address } };
+      }),
+    );
+    const answers = await Promise.all(bodies.map(({ brand, body }) => submit(s.url, brand, body, { 'idempotency-key': crypto.randomUUID() })));
+    expect(answers.map((a) => a.status)).toEqual(Array(16).fill(201));
+    const queued = await queuedTo(s, ['confirmation', 'dealer']);
+    expect(queued['anna@xn--mller-kva.be']).toBe(5);
+    // Every request reached the desk all the same.
+    const [{ n }] = await s.sql.all<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE kind = 'desk'");
+    expect(Number(n)).toBe(16);
+  });
+});
