@@ -9,6 +9,7 @@ import { loadBrands } from './brands';
 import { logOptions, type LogSettings } from './logging/log-options';
 import type { ServerConfig } from './config';
 import { requirePublicUrl, webhookSigners } from './delivery/webhook/webhook-sender';
+import { MailCap } from './intake/mail-cap';
 import { Intake } from './intake/submit-request';
 import { RequestStore } from './intake/request-store';
 import { PortalMetrics } from './metrics';
@@ -98,7 +99,13 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     onAttempt: metrics.deliveryAttempt.bind(metrics),
   });
   const store = new RequestStore(writer);
-  const intake = new Intake(store, new RequestValidator(), (brand) => metrics.requestAccepted(brand));
+  const mailCap = new MailCap(storage.tally, config.mailsPerBrandPerHour, (brand, until) =>
+    app.log.warn({ brand, cap: config.mailsPerBrandPerHour, until: new Date(until).toISOString() }, 'mail cap reached: customer and dealer mails of this brand are held back until the hour is over'),
+  );
+  const intake = new Intake(store, new RequestValidator(), mailCap, {
+    accepted: (brand) => metrics.requestAccepted(brand),
+    withheld: (brand, mails) => metrics.mailsWithheld(brand, mails),
+  });
   const stopSweep = schedulePhotoSweep(photos, { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs }, app.log);
   const stopRetention = scheduleRetention(
     { storage, dataDir: config.dataDir },

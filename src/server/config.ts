@@ -44,6 +44,8 @@ export interface ServerConfig {
   smtpName: string;
   /** Mails to one unverified address (confirmation, dealer notice) per 24 hours; more are dropped silently. */
   mailsPerRecipientPerDay: number;
+  /** Customer and dealer mails one brand sends per hour, all instances together; past it they are held back. */
+  mailsPerBrandPerHour: number;
   /** Bearer token /metrics asks for; empty = /metrics is not served. */
   metricsToken: string;
   /** Origin the signed photo links in webhooks point at (PUBLIC_URL, else API_BASE); empty = unset, refused at start once a brand has a webhook. */
@@ -196,6 +198,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     smtpName: text(env, 'SMTP_NAME', mailFrom.split('@')[1]),
     smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 10, 1, 50),
     mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
+    mailsPerBrandPerHour: integer(env, 'MAILS_PER_BRAND_PER_HOUR', 1000, 1),
     metricsToken: text(env, 'METRICS_TOKEN', ''),
     publicUrl: publicUrl && httpUrl('PUBLIC_URL', publicUrl, { originOnly: true }),
     photoUrlSecret,

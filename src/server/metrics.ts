@@ -23,6 +23,12 @@ export class PortalMetrics {
     labelNames: ['outcome', 'reason'],
     registers: [this.registry],
   });
+  private readonly withheld = new Counter({
+    name: 'portal_mails_withheld_total',
+    help: "Customer and dealer mails held back because the brand's hourly mail cap (MAILS_PER_BRAND_PER_HOUR) was reached, by brand.",
+    labelNames: ['brand'],
+    registers: [this.registry],
+  });
   private readonly attempts = new Counter({
     name: 'portal_delivery_attempts_total',
     help: 'Delivery attempts by kind (confirmation, dealer, desk, webhook) and outcome (delivered, retry, failed = failed for good).',
@@ -82,6 +88,10 @@ export class PortalMetrics {
 
   requestAccepted(brand: string): void {
     this.requests.inc({ brand });
+  }
+
+  mailsWithheld(brand: string, mails: number): void {
+    this.withheld.inc({ brand }, mails);
   }
 
   upload(outcome: 'accepted' | 'refused', reason = ''): void {

@@ -1,10 +1,20 @@
 import type { FieldErrors } from '../../core/field-errors';
 import type { Brand, Locale } from '../../core/types';
 import { composeDeliveries } from '../delivery/compose-deliveries';
+import { customerMailRecipients } from '../delivery/mail/compose-mails';
 import type { SubmitOutcome } from '../storage/records';
 import type { RequestValidator } from '../validation/request-validator';
 import { idempotencyKey } from './idempotency-key';
+import type { MailCap } from './mail-cap';
 import type { RequestStore } from './request-store';
+
+/** What the intake tells the rest (metrics, the log). */
+export interface IntakeEvents {
+  /** A new request was stored. */
+  accepted(brand: string): void;
+  /** Customer and dealer mails of a request were held back: the brand's hourly mail cap was reached. */
+  withheld(brand: string, mails: number): void;
+}
 
 export interface Submit {
   brand: Brand;
@@ -29,13 +39,15 @@ export type SubmitResult =
  * routes/no-script-form.ts): judged by the brand's variant schema as the
  * page judges it, stored with its photos claimed and its deliveries (the
  * customer's and dealer's mails, the desk's mail, the webhook) queued, once
- * per Idempotency-Key. `accepted` hears of each new request stored.
+ * per Idempotency-Key; the customer's and dealer's mails only within the
+ * brand's mail cap (mail-cap.ts) and, in storage, the per-mailbox limit.
  */
 export class Intake {
   constructor(
     private readonly store: RequestStore,
     private readonly validator: RequestValidator,
-    private readonly accepted: (brand: string) => void,
+    private readonly mailCap: MailCap,
+    private readonly events: IntakeEvents,
   ) {}
 
   async submit({ brand, body, locale: pageLocale, idempotencyKey: rawKey, admit }: Submit): Promise<SubmitResult> {
@@ -47,15 +59,21 @@ export class Intake {
     const { request } = verdict;
     // The extended form carries its language; the simple one only has the page's.
     const locale = request.language ?? pageLocale;
+    const unverified = customerMailRecipients(request).length;
+    const mailsGo = await this.mailCap.allows(brand.id, unverified);
     const outcome = await this.store.submit({
       brand: brand.id,
       variant: brand.variant,
       locale,
       payload: request,
       idempotencyKey: key.key,
-      deliveries: (reference, receivedAt) => composeDeliveries(request, brand, locale, reference, receivedAt),
+      deliveries: (reference, receivedAt) =>
+        composeDeliveries(request, brand, locale, reference, receivedAt).filter((d) => mailsGo || d.limitKey === undefined),
     });
-    if (outcome.kind === 'stored' && !outcome.replay) this.accepted(brand.id);
+    if (outcome.kind === 'stored' && !outcome.replay) {
+      this.events.accepted(brand.id);
+      if (!mailsGo) this.events.withheld(brand.id, unverified);
+    }
     return outcome;
   }
 }

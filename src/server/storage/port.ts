@@ -22,6 +22,9 @@ export interface RequestWriter {
   close(): Promise<void>;
 }
 
+/** Adds `amount` to the counter `key` in its window of `windowMs`; the count and when the window ends. */
+export type Tally = (key: string, amount: number, windowMs: number, now?: number) => Promise<{ count: number; resetAt: number }>;
+
 /** Requests, photos and deliveries erased together; the photos' bytes are gone, mail files are the caller's. */
 export interface ErasedRows {
   requests: number;
@@ -49,6 +52,8 @@ export interface Storage {
   readonly state: DatabaseState;
   /** Rate-limit counters every instance shares; undefined: the limiter's own, in memory. */
   readonly rateLimitStore: FastifyRateLimitStoreCtor | undefined;
+  /** Counters in fixed windows that every instance shares (the mail cap); with SQLite, one instance's own. */
+  readonly tally: Tally;
   readonly photos: PhotoStore;
   /** Starts what stores requests (SQLite's writer thread, or PostgreSQL's pool itself). */
   openWriter(policy: WritePolicy): Promise<RequestWriter>;

@@ -8,6 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailboxOf } from '../../../src/core/mailbox';
+import { captureLogs } from '../log-capture';
 import { extendedRequest, png, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from '../helpers';
 
 let server: TestServer | undefined;
@@ -53,5 +54,24 @@ describe('mails to one mailbox', () => {
     // Every request reached the desk all the same.
     const [{ n }] = await s.sql.all<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE kind = 'desk'");
     expect(Number(n)).toBe(16);
+  });
+});
+
+describe("a brand's mails per hour", () => {
+  it('stop at the cap, all mailboxes together: requests are still stored and reach the desk, the metric counts what was held back, the log says so once', async () => {
+    const logs = captureLogs();
+    server = await startTestServer({ MAILS_PER_BRAND_PER_HOUR: '4', METRICS_TOKEN: 'metrics-token-for-the-test' }, {}, { logger: logs.logger });
+    const s = server;
+    // Six customers, each their own mailbox, one after the other: four mails fit in the hour.
+    for (let i = 0; i < 6; i++) {
+      const [image1, image2] = await photos(s);
+      const res = await submit(s.url, 'ilve', { ...simpleRequest(image1, image2), client_email: `klant${i}@example.com` }, { 'idempotency-key': crypto.randomUUID() });
+      expect(res.status).toBe(201);
+    }
+    const count = async (kind: string) => Number((await s.sql.all<{ n: number }>('SELECT count(*) AS n FROM outbox WHERE kind = ?', [kind]))[0].n);
+    expect([await count('confirmation'), await count('desk')]).toEqual([4, 6]);
+    const metrics = await (await fetch(`${s.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-the-test' } })).text();
+    expect(metrics).toContain('portal_mails_withheld_total{brand="ilve"} 2');
+    expect(logs.lines.filter((l) => l.msg?.startsWith('mail cap reached'))).toHaveLength(1);
   });
 });

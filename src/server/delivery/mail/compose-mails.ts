@@ -4,6 +4,15 @@ import { queued } from '../kinds';
 import { fill, tidyText } from './fill';
 import messages from './messages.json';
 
+type Addressed = { client_email: string; notification?: string };
+
+/** Who a request mails at addresses the portal has not verified: the customer, and the dealer if given. */
+export function customerMailRecipients(request: Addressed): { kind: 'confirmation' | 'dealer'; to: string }[] {
+  const recipients: { kind: 'confirmation' | 'dealer'; to: string }[] = [{ kind: 'confirmation', to: request.client_email }];
+  if (request.notification) recipients.push({ kind: 'dealer' as const, to: request.notification });
+  return recipients;
+}
+
 /**
  * The confirmation the success panel promises, in the page's language, and
  * the dealer's notice when a dealer address was given. Neither address is
@@ -11,7 +20,7 @@ import messages from './messages.json';
  * the portal's brand name; the request itself goes to the service desk.
  */
 export function composeCustomerMails(
-  request: { client_email: string; notification?: string },
+  request: Addressed,
   brand: Pick<Brand, 'name'>,
   locale: Locale,
   reference: string,
@@ -20,7 +29,5 @@ export function composeCustomerMails(
   const values = { brand: brand.name, reference };
   const mail = (kind: 'confirmation' | 'dealer', to: string): QueuedDelivery =>
     queued(kind, to.toLowerCase(), fill(texts[kind].subject, values), tidyText(fill(texts[kind].text, values)));
-  const mails = [mail('confirmation', request.client_email)];
-  if (request.notification) mails.push(mail('dealer', request.notification));
-  return mails;
+  return customerMailRecipients(request).map(({ kind, to }) => mail(kind, to));
 }

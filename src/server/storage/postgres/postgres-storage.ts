@@ -12,6 +12,7 @@ import { POSTGRES_PLAN } from './migrations';
 import { describeUrl, openPool } from './pool';
 import { PostgresPhotos } from './postgres-photos';
 import { PostgresSql } from './postgres-sql';
+import { postgresTally } from './counters';
 import { postgresRateLimitStore } from './rate-limit-store';
 import { PostgresRequestWriter } from './request-writer';
 
@@ -42,12 +43,14 @@ export async function openPostgresStorage(options: PostgresStorageOptions, { log
   const raw = new PostgresSql(pool, state);
   // Counters need no fsync: their own few connections commit without waiting for the disk.
   const counters = openPool({ url: options.url, poolSize: 4, durable: false });
+  const tally = postgresTally(new PostgresSql(counters, state));
   let photos: PostgresPhotos | undefined;
   const photoStore = () => (photos ??= new PostgresPhotos(db, new PhotoFolder(options.uploadsDir)));
   return {
     description: `PostgreSQL ${describeUrl(options.url)}`,
     state,
-    rateLimitStore: postgresRateLimitStore(new PostgresSql(counters, state)),
+    rateLimitStore: postgresRateLimitStore(tally),
+    tally,
     get photos() {
       return photoStore();
     },

@@ -12,6 +12,7 @@ import { transferOf } from '../queries/transfer';
 import { DATABASE_FILE, openDatabase } from './connection';
 import { NodeSqliteDialect } from './kysely-dialect';
 import { SQLITE_PLAN } from './migrations';
+import { memoryTally } from './memory-tally';
 import { SqlitePhotos } from './sqlite-photos';
 import { SqliteWriterThread } from './writer-thread';
 
@@ -44,6 +45,7 @@ export async function openSqliteStorage(dataDir: string, { readonly = false } = 
     description: `SQLite ${file}`,
     state: new DatabaseState(),
     rateLimitStore: undefined,
+    tally: memoryTally(),
     get photos() {
       return photoStore();
     },
