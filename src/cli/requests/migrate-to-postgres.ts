@@ -1,6 +1,7 @@
-import { SCHEMA_VERSION, openStorage } from '../../server/storage/open-storage';
+import { openStorage } from '../../server/storage/open-storage';
 import type { Storage } from '../../server/storage/port';
 import type { PhotoRow, StoredRequest } from '../../server/storage/records';
+import { StoreRefusal } from '../../server/storage/store-refusal';
 import { verify, type PhotoFiles } from './compare-counts';
 
 /**
@@ -36,6 +37,7 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<number
     try {
       const target = await openTarget(options);
       try {
+        console.error(`${source.description} → ${target.description}`);
         const files = await checkPhotoFiles(source, options.allowMissingPhotos);
         const started = Date.now();
         const missing = new Set(files.missing.map((p) => p.name));
@@ -62,18 +64,10 @@ function refuseWithout({ databaseUrl }: MigrateOptions): void {
 
 /** The SQLite database, read-only, of this release's schema (an older one is brought up to date by starting the server once). */
 async function openSource(dataDir: string): Promise<Storage> {
-  const source = await openStorage({ dataDir, databaseUrl: '', databasePoolSize: 1 }, { readonly: true }).catch((error: Error) => {
-    throw new Refusal(`${error.message}: set DATA_DIR to the SQLite server's folder.`);
+  return openStorage({ dataDir, databaseUrl: '', databasePoolSize: 1 }, { readonly: true }).catch((error: Error) => {
+    if (!(error instanceof StoreRefusal)) throw error;
+    throw new Refusal(error.kind === 'version' ? error.message : `${error.message}: set DATA_DIR to the SQLite server's folder.`);
   });
-  const version = await source.transfer.schemaVersion();
-  if (version !== SCHEMA_VERSION) {
-    await source.close();
-    throw new Refusal(
-      `${source.description} has schema version ${version ?? 'none'}, this release ${SCHEMA_VERSION}: ` +
-        'start this release of the server on DATA_DIR once (it migrates at start), stop it, and run this again.',
-    );
-  }
-  return source;
 }
 
 /** The PostgreSQL database, its schema brought up to date; one that cannot be reached is said plainly (the URL may hold a password). */

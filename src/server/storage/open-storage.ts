@@ -6,6 +6,7 @@ import { POSTGRES_MIGRATIONS } from './postgres/migrations';
 import { openPostgresStorage } from './postgres/postgres-storage';
 import { SQLITE_MIGRATIONS } from './sqlite/migrations';
 import { openSqliteStorage, PHOTOS_DIR } from './sqlite/sqlite-storage';
+import { StoreRefusal } from './store-refusal';
 
 /** The schema version this release makes (both backends' migrations agree; the storage contract test checks it). */
 export const SCHEMA_VERSION = Math.min(newestVersion(SQLITE_MIGRATIONS), newestVersion(POSTGRES_MIGRATIONS));
@@ -19,13 +20,49 @@ export interface StorageOptions {
   deliveryLeaseMs?: number;
 }
 
+export interface OpenOptions {
+  /** SQLite opened read-only; implies `existing`. */
+  readonly?: boolean;
+  /**
+   * Only a store a server of this release made (the staff commands): nothing is created or migrated,
+   * and a missing store, one without the portal's tables, or one of another schema version is refused
+   * with a StoreRefusal.
+   */
+  existing?: boolean;
+  log?: StateLog;
+}
+
 const FIVE_MINUTES = 5 * 60_000;
 
-/** Opens the configured backend and brings its schema up to date (each backend's migrations.ts). */
-export function openStorage(
+/** Opens the configured backend and, unless `existing`, brings its schema up to date (each backend's migrations.ts). */
+export async function openStorage(
   { dataDir, databaseUrl, databasePoolSize, deliveryLeaseMs = FIVE_MINUTES }: StorageOptions,
-  { readonly = false, log }: { readonly?: boolean; log?: StateLog } = {},
+  { readonly = false, existing = readonly, log }: OpenOptions = {},
 ): Promise<Storage> {
-  if (!databaseUrl) return openSqliteStorage(dataDir, { readonly });
-  return openPostgresStorage({ url: databaseUrl, poolSize: databasePoolSize, deliveryLeaseMs, uploadsDir: join(dataDir, PHOTOS_DIR) }, { log });
+  const storage = databaseUrl
+    ? await openPostgresStorage({ url: databaseUrl, poolSize: databasePoolSize, deliveryLeaseMs, uploadsDir: join(dataDir, PHOTOS_DIR) }, { log, existing })
+    : await openSqliteStorage(dataDir, { readonly, existing });
+  if (existing) await refuseUnlessCurrent(storage);
+  return storage;
+}
+
+/** Closes and refuses a store that does not answer, holds no portal data, or is of another release's schema. */
+async function refuseUnlessCurrent(storage: Storage): Promise<void> {
+  const refuse = async (refusal: StoreRefusal) => {
+    await storage.close();
+    throw refusal;
+  };
+  let version: number | null | undefined;
+  try {
+    version = await storage.transfer.schemaVersion();
+  } catch (error) {
+    return refuse(new StoreRefusal('unreachable', `Cannot reach ${storage.description}: ${(error as Error).message}`));
+  }
+  if (version === SCHEMA_VERSION) return;
+  if (version === undefined) return refuse(new StoreRefusal('missing', `${storage.description} holds no portal data (none of its tables)`));
+  const advice =
+    version !== null && version > SCHEMA_VERSION
+      ? 'use the release that made it'
+      : 'start this release of the server on it once (it brings the schema up to date at start), then run this again';
+  return refuse(new StoreRefusal('version', `${storage.description} has schema version ${version ?? 'none'}, this release ${SCHEMA_VERSION}: ${advice}`));
 }

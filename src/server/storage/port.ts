@@ -63,6 +63,8 @@ export interface Storage {
   /** The request stored under an Idempotency-Key for the brand. */
   requestByKey(key: string, brand: string): Promise<StoredRequest | undefined>;
   requestByReference(reference: string): Promise<StoredRequest | undefined>;
+  /** The request with everything held for it (`npm run requests -- show <reference>`); undefined: no such request. */
+  heldRequest(reference: string): Promise<HeldRows | undefined>;
   /** Requests by id, after `afterId`, at most `limit` (the export pages through them). */
   requestsAfter(afterId: number, limit: number): Promise<StoredRequest[]>;
 

@@ -1,7 +1,7 @@
 import type { Expression } from 'kysely';
 import type { ErasedRows, Storage } from './port';
 import { deliveriesSince, outboxFigures, requeue, undelivered } from './queries/outbox';
-import { eraseMailRows, eraseRequestRows, expiredRequests, subjectRows } from './queries/privacy';
+import { eraseMailRows, eraseRequestRows, expiredRequests, heldRows, subjectRows } from './queries/privacy';
 import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
 
 /** What differs between backends, for the operations they share. */
@@ -15,7 +15,7 @@ export interface BackendParts {
 
 type SharedOperations = Pick<
   Storage,
-  | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'outboxFigures' | 'deliveriesSince'
+  | 'ping' | 'requestByKey' | 'requestByReference' | 'heldRequest' | 'requestsAfter' | 'undelivered' | 'requeue' | 'outboxFigures' | 'deliveriesSince'
   | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'subjectData'
 >;
 
@@ -25,6 +25,10 @@ export function sharedOperations({ db, clientEmail, removePhotoBytes }: BackendP
     ping: async () => void (await db.selectFrom('schema_migrations').select('version').limit(1).execute()),
     requestByKey: (key, brand) => requestByKey(db, key, brand),
     requestByReference: (reference) => requestByReference(db, reference),
+    async heldRequest(reference) {
+      const request = await requestByReference(db, reference);
+      return request && heldRows(db, request);
+    },
     requestsAfter: (afterId, limit) => requestsAfter(db, afterId, limit),
     undelivered: () => undelivered(db),
     requeue: (reference, kinds, now) => requeue(db, reference, kinds, now),

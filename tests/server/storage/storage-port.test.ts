@@ -4,26 +4,29 @@
  * (vitest.config.ts). What a caller of the port may count on, whichever
  * database is behind it.
  */
-import { writeFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStorage } from '../../../src/server/storage/open-storage';
 import type { RequestWriter, Storage } from '../../../src/server/storage/port';
 import type { NewRequest, QueuedDelivery } from '../../../src/server/storage/records';
+import { StoreRefusal } from '../../../src/server/storage/store-refusal';
 import { backendEnv } from '../../support/backend';
+import { probeDatabase } from '../../support/database-probe';
 
 let dir: string;
 let storage: Storage;
 let writer: RequestWriter;
 let drop: () => Promise<void>;
+let backendUrl: string;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'storage-port-'));
   const backend = await backendEnv();
   drop = backend.drop;
-  storage = await openStorage({ dataDir: dir, databaseUrl: backend.env.DATABASE_URL ?? '', databasePoolSize: 4, deliveryLeaseMs: 60_000 });
+  backendUrl = backend.env.DATABASE_URL ?? '';
+  storage = await openStorage({ dataDir: dir, databaseUrl: backendUrl, databasePoolSize: 4, deliveryLeaseMs: 60_000 });
   writer = await storage.openWriter({ mailsPerRecipientPerDay: 2 });
 });
 
@@ -160,6 +163,16 @@ describe("a person's data", () => {
     expect(await storage.subjectData('klant@example.com')).toEqual({ requests: [], otherMails: [] });
   });
 
+  it('holds one request by its reference with its photos and deliveries (show <reference>)', async () => {
+    const item = await request('ref-shown');
+    await store(item);
+    const held = await storage.heldRequest('ref-shown');
+    expect(held?.request).toMatchObject({ reference: 'ref-shown', payload: item.payload });
+    expect(held?.photos).toEqual([item.image1, item.image2].sort());
+    expect(held?.mails.map((m) => [m.kind, m.recipient])).toEqual(item.deliveries.map((d) => [d.kind, d.to]));
+    expect(await storage.heldRequest('no-such-ref')).toBeUndefined();
+  });
+
   it('finds requests past retention only once their deliveries ended', async () => {
     await store(await request('ref-1'));
     const later = Date.now() + 60_000;
@@ -187,6 +200,29 @@ describe('photos', () => {
     expect(await storage.photos.import([row])).toBe(1);
     expect(await storage.photos.import([row])).toBe(0);
     expect(await storage.photos.read('imported.jpg')).toEqual(Buffer.from('abc'));
+  });
+});
+
+describe('a store for the staff commands (existing: true)', () => {
+  it('opens the one a server made, and refuses an empty one without making anything in it', async () => {
+    const again = await openStorage({ dataDir: dir, databaseUrl: backendUrl, databasePoolSize: 1 }, { existing: true });
+    expect(again.description).toBe(storage.description);
+    await again.close();
+
+    const empty = await backendEnv();
+    const bare = mkdtempSync(join(tmpdir(), 'storage-port-bare-'));
+    try {
+      const opening = openStorage({ dataDir: bare, databaseUrl: empty.env.DATABASE_URL ?? '', databasePoolSize: 1 }, { existing: true });
+      await expect(opening).rejects.toThrow(StoreRefusal);
+      await expect(opening).rejects.toMatchObject({ kind: 'missing' });
+      const probe = probeDatabase({ dataDir: bare, databaseUrl: empty.env.DATABASE_URL ?? '' });
+      if (probe.dialect === 'postgres') expect(await probe.all("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).toEqual([]);
+      else expect(readdirSync(bare)).toEqual([]);
+      await probe.close();
+    } finally {
+      await empty.drop();
+      rmSync(bare, { recursive: true, force: true });
+    }
   });
 });
 

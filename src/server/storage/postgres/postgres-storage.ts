@@ -30,12 +30,16 @@ export interface PostgresStorageOptions {
  * photos (bytes in the row), idempotency keys, the outbox and the rate-limit
  * counters. Instances migrate one after the other at start.
  */
-export async function openPostgresStorage(options: PostgresStorageOptions, { log }: { log?: StateLog } = {}): Promise<Storage> {
+export async function openPostgresStorage(
+  options: PostgresStorageOptions,
+  { log, existing = false }: { log?: StateLog; existing?: boolean } = {},
+): Promise<Storage> {
   const state = new DatabaseState(log);
   const pool = openPool({ url: options.url, poolSize: options.poolSize });
   const db = new Kysely<PortalDatabase>({ dialect: new PortalPostgresDialect(pool, state) });
   try {
-    await migrate(db, POSTGRES_PLAN);
+    // A staff command's store is the servers' own: it is checked (open-storage.ts), never made or migrated.
+    if (!existing) await migrate(db, POSTGRES_PLAN);
   } catch (error) {
     await db.destroy();
     throw error;

@@ -1,5 +1,6 @@
 import type { Expression } from 'kysely';
-import type { OutboxRow, StoredRequest } from '../records';
+import type { HeldRows } from '../port';
+import type { StoredRequest } from '../records';
 import { requestsByIds, type Db } from './requests';
 
 /** Requests created before `cutoff` whose deliveries all ended (sent or given up) before it. */
@@ -49,12 +50,15 @@ export async function eraseMailRows(db: Db, ids: readonly number[]): Promise<num
 export async function subjectRows(db: Db, address: string, clientEmail: Expression<string>) {
   const wanted = address.trim().toLowerCase();
   const ids = (await db.selectFrom('requests').select('id').where((eb) => eb(eb.fn('lower', [clientEmail]), '=', wanted)).execute()).map((r) => r.id);
-  const requests: { request: StoredRequest; photos: string[]; mails: OutboxRow[] }[] = [];
-  for (const request of await requestsByIds(db, ids)) {
-    const photos = await db.selectFrom('photos').select('name').where('request_id', '=', request.id).orderBy('name').execute();
-    const mails = await db.selectFrom('outbox').selectAll().where('request_id', '=', request.id).orderBy('id').execute();
-    requests.push({ request, photos: photos.map((p) => p.name), mails });
-  }
+  const requests: HeldRows[] = [];
+  for (const request of await requestsByIds(db, ids)) requests.push(await heldRows(db, request));
   const toAddress = await db.selectFrom('outbox').selectAll().where((eb) => eb(eb.fn('lower', ['recipient']), '=', wanted)).orderBy('id').execute();
   return { requests, otherMails: toAddress.filter((m) => !ids.includes(m.request_id)) };
+}
+
+/** A stored request with its photos' names and its outbox rows (mails and deliveries). */
+export async function heldRows(db: Db, request: StoredRequest): Promise<HeldRows> {
+  const photos = await db.selectFrom('photos').select('name').where('request_id', '=', request.id).orderBy('name').execute();
+  const mails = await db.selectFrom('outbox').selectAll().where('request_id', '=', request.id).orderBy('id').execute();
+  return { request, photos: photos.map((p) => p.name), mails };
 }

@@ -14,15 +14,16 @@ const ADDED_COLUMNS: Record<string, Record<string, string>> = {
 };
 
 /**
- * Opens (and creates) the SQLite request database with durable settings:
+ * Opens (and, unless `existing`, creates) the SQLite request database with durable settings:
  * WAL with synchronous=FULL fsyncs the log at every commit, so an answered
  * request survives a power cut. The schema is made by `migrate`
  * (migrations.ts). Write only through .run()/.all(): `.get()` on a writing
- * statement can hide SQLITE_FULL (see notes/intake-server.md).
+ * statement can hide SQLITE_FULL (see notes/intake-server.md). `existing`
+ * (the staff commands) changes neither the folder nor the file nor its schema.
  */
-export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
+export function openDatabase(dataDir: string, { readonly = false, existing = readonly }: { readonly?: boolean; existing?: boolean } = {}): Db {
   const path = join(dataDir, DATABASE_FILE);
-  if (!readonly) {
+  if (!existing) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     // Personal data: owner only; SQLite gives the -wal and -shm files the database file's mode. The file
     // is made here only while it does not exist, so no connection can be open on it: POSIX locks belong
@@ -33,7 +34,10 @@ export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
   }
   const db = new (nodeSqlite().DatabaseSync)(path, { readOnly: readonly, timeout: 5000 });
   if (readonly) return db;
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
+  // WAL is kept in the file: the server sets it when it makes the database; an existing one has it.
+  if (existing) return db;
+  db.exec('PRAGMA journal_mode = WAL');
   for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(db, table, columns);
   return db;
 }

@@ -8,6 +8,7 @@ import type { Storage } from '../port';
 import { dueDeliveries } from '../queries/outbox';
 import type { PortalDatabase } from '../schema';
 import { sharedOperations } from '../shared-operations';
+import { StoreRefusal } from '../store-refusal';
 import { transferOf } from '../queries/transfer';
 import { DATABASE_FILE, openDatabase } from './connection';
 import { NodeSqliteDialect } from './kysely-dialect';
@@ -25,13 +26,16 @@ export const PHOTOS_DIR = 'photos';
  * written by a thread of their own (writer-thread.ts); this connection reads,
  * and writes what is not a request.
  */
-export async function openSqliteStorage(dataDir: string, { readonly = false } = {}): Promise<Storage> {
+export async function openSqliteStorage(
+  dataDir: string,
+  { readonly = false, existing = readonly }: { readonly?: boolean; existing?: boolean } = {},
+): Promise<Storage> {
   const file = join(dataDir, DATABASE_FILE);
-  // Reading never creates a database where there was none.
-  if (readonly && !existsSync(file)) throw new Error(`${file} does not exist`);
-  const db = new Kysely<PortalDatabase>({ dialect: new NodeSqliteDialect(openDatabase(dataDir, { readonly })) });
+  // Reading, or a staff command, never creates a database where there was none.
+  if (existing && !existsSync(file)) throw new StoreRefusal('missing', `SQLite ${file} does not exist`);
+  const db = new Kysely<PortalDatabase>({ dialect: new NodeSqliteDialect(openDatabase(dataDir, { readonly, existing })) });
   try {
-    if (!readonly) await migrate(db, SQLITE_PLAN);
+    if (!existing) await migrate(db, SQLITE_PLAN);
   } catch (error) {
     await db.destroy();
     throw error;
