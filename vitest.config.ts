@@ -25,8 +25,8 @@ function filesNeedingPostgres(): string[] {
 }
 
 /**
- * Unit, component and server tests; the server tests run a second time on
- * PostgreSQL (the backend matrix). Where PostgreSQL is absent, what needs it
+ * Unit, component and server tests; the server tests and the staff commands'
+ * tests run a second time on PostgreSQL (the backend matrix). Where PostgreSQL is absent, what needs it
  * is left out, named in one line, unless REQUIRE_POSTGRES is set (CI sets it).
  */
 export default defineConfig(async () => {
@@ -49,7 +49,7 @@ export default defineConfig(async () => {
       projects: [
         { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.{ts,tsx}'], env } },
         ...(postgres
-          ? [{ extends: true, test: { name: 'postgres', include: ['tests/server/**/*.test.ts'], env: { ...env, TEST_BACKEND: 'postgres' } } }]
+          ? [{ extends: true, test: { name: 'postgres', include: ['tests/server/**/*.test.ts', 'tests/cli/requests/**/*.test.ts'], env: { ...env, TEST_BACKEND: 'postgres' } } }]
           : []),
       ],
     },

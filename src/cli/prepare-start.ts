@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../server/config';
+import { loadEnvFile } from '../server/env-file';
 import { buildStaleness, serverBuildStaleness } from './build-freshness';
 import { brandsOrRefuse } from './start-checks';
 
@@ -22,6 +23,7 @@ function run(script: string, why: string): void {
 brandsOrRefuse(root);
 let webRoot: string | undefined;
 try {
+  loadEnvFile();
   webRoot = loadConfig().webRoot;
 } catch (error) {
   // The compiled start reports configuration errors; building changes nothing about them.

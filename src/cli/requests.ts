@@ -1,115 +1,158 @@
 /**
- * Service-desk commands on stored repair requests (there is no public read API):
- *   npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]
- *   npm run requests -- show --email <address> [--photos-to <folder>]
- *                                                 everything held about one person (JSON), and their photos
- *   npm run requests -- erase --email <address>   removes it all (GDPR erasure)
- *   npm run requests -- deliveries                pending and failed deliveries per destination
- *   npm run requests -- redeliver <reference>     queue a request's deliveries again
- *   npm run requests -- migrate-to-postgres [--allow-missing-photos]
- *                                                 moves DATA_DIR's SQLite requests and photos into DATABASE_URL
- *                                                 (server stopped; docs/postgresql.md)
- * Work on DATABASE_URL (PostgreSQL) when set, else on DATA_DIR (default ./data); safe while the server runs.
+ * Service-desk commands on stored repair requests (there is no public read API); `npm run requests -- help`.
+ * They read the server's own configuration (the environment and .env: DATA_DIR, DATABASE_URL), act
+ * only on a store a server of this release made (never creating or migrating one), name it on stderr
+ * before acting, and say what went wrong in one line. Safe while the server runs.
  */
 import './supported-node.mjs';
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { formSchemas, requestFields } from '../core/form-schemas';
-import { findSubjectData } from '../server/privacy/subject-data';
-import { openStorage } from '../server/storage/open-storage';
+import { DEFAULT_LOCALE, isLocale, LOCALES } from '../core/locale';
+import type { StoreConfig } from '../server/config';
 import type { Storage } from '../server/storage/port';
+import { CommandError, runCommand } from './requests/command-error';
 import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
+import { eraseReport } from './requests/erase-report';
+import { exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
+import { showRequest, showSubject } from './requests/show';
+import { openStaffStore, storeConfig } from './requests/staff-store';
 import { eraseSubject } from './requests/subject-access';
 
-interface StoredRow {
-  reference: string;
-  created_at: number;
-  brand: string;
-  variant: string;
-  locale: string;
-  payload: string;
+/** Each command's form and the options it takes. */
+const COMMANDS: Record<string, { usage: string; options: string[]; positionals: [min: number, max: number] }> = {
+  export: {
+    usage: "export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr] [--separator ';'|',']",
+    options: ['out', 'force', 'format', 'language', 'separator'],
+    positionals: [0, 0],
+  },
+  show: { usage: 'show <reference> | show --email <address>   [--photos-to FOLDER]', options: ['email', 'photos-to'], positionals: [0, 1] },
+  erase: { usage: 'erase --email <address>', options: ['email'], positionals: [0, 0] },
+  deliveries: { usage: 'deliveries', options: [], positionals: [0, 0] },
+  redeliver: { usage: 'redeliver <reference>', options: [], positionals: [1, 1] },
+  'migrate-to-postgres': { usage: 'migrate-to-postgres [--allow-missing-photos]', options: ['allow-missing-photos'], positionals: [0, 0] },
+};
+
+const HELP = `usage: npm run requests -- <command>
+  export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr] [--separator ';'|',']
+                                  every stored request: CSV for a spreadsheet (the default: UTF-8 with BOM, ';', headers
+                                  in Dutch or French, times in the portal's time zone) or JSON lines; --out writes FILE
+  show <reference>                that request with its deliveries and its photos' names, as JSON
+  show --email <address>          everything held about one person (subject-access request), as JSON
+                                  (either: --photos-to FOLDER writes the photos there)
+  erase --email <address>         removes everything held about that person; reports counts per table
+  deliveries                      deliveries pending or failed for good, per destination
+  redeliver <reference>           queues a request's desk mail and webhook (and failed mails) again
+  migrate-to-postgres [--allow-missing-photos]
+                                  moves DATA_DIR's SQLite requests and photos into DATABASE_URL (server stopped; docs/postgresql.md)
+Where: DATABASE_URL (PostgreSQL) when set, else DATA_DIR (default ./data), from the environment or .env, as the server reads them.`;
+
+const OPTIONS = {
+  help: { type: 'boolean' },
+  out: { type: 'string' },
+  force: { type: 'boolean' },
+  format: { type: 'string' },
+  language: { type: 'string' },
+  separator: { type: 'string' },
+  email: { type: 'string' },
+  'photos-to': { type: 'string' },
+  'allow-missing-photos': { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** Arguments given wrongly: one line naming the problem and the command's form; exit code 2. */
+function misused(problem: string, command?: string): CommandError {
+  const form = command ? COMMANDS[command].usage : 'export | show | erase | deliveries | redeliver | migrate-to-postgres';
+  return new CommandError(`${problem}. Usage: npm run requests -- ${form} (npm run requests -- help for more)`, 2);
 }
 
-/** Every request field of every variant, in schema order, for stable CSV columns. */
-const FIELDS = [...new Set(Object.values(formSchemas).flatMap(({ schema }) => requestFields(schema)))];
-const COLUMNS = ['reference', 'created_at', 'brand_id', 'variant', 'locale', ...FIELDS];
-
-/** Comma for most spreadsheets; Dutch and French ones (decimal comma) expect a semicolon. */
-const SEPARATORS = [',', ';'];
-
-/**
- * A CSV cell as OWASP advises against CSV injection: a cell starting with
- * = + - @ tab or CR gets a leading apostrophe, so a spreadsheet shows it as
- * text (a phone number +31… reads as '+31…), and every cell is quoted.
- */
-export function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return '""';
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return `"${text.replace(/"/g, '""')}"`;
-}
-
-export function exportLine(row: StoredRow, format: 'jsonl' | 'csv', separator = ','): string {
-  const record: Record<string, unknown> = {
-    reference: row.reference,
-    created_at: new Date(row.created_at).toISOString(),
-    brand_id: row.brand,
-    variant: row.variant,
-    locale: row.locale,
-    ...(JSON.parse(row.payload) as Record<string, unknown>),
-  };
-  return format === 'jsonl' ? JSON.stringify(record) : COLUMNS.map((c) => csvCell(record[c])).join(separator);
-}
-
-const USAGE = `usage: npm run requests -- export [--format jsonl|csv] [--separator ',' | ';'] [--out file]
-       npm run requests -- show --email <address> [--photos-to <folder>]
-       npm run requests -- erase --email <address>
-       npm run requests -- deliveries
-       npm run requests -- redeliver <reference>
-       npm run requests -- migrate-to-postgres [--allow-missing-photos]   (stop the server first; DATA_DIR → DATABASE_URL)`;
-
-function usage(): never {
-  console.error(USAGE);
-  process.exit(2);
-}
-
-async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      format: { type: 'string', default: 'jsonl' },
-      out: { type: 'string' },
-      separator: { type: 'string', default: ',' },
-      email: { type: 'string' },
-      'photos-to': { type: 'string' },
-      'allow-missing-photos': { type: 'boolean', default: false },
-    },
-  });
-  const dataDir = resolve(process.env.DATA_DIR ?? './data');
-  const [command, reference] = positionals;
-  const { format, separator } = values;
-  if (command === 'migrate-to-postgres') {
-    const allowMissingPhotos = values['allow-missing-photos'];
-    process.exitCode = await migrateToPostgres({ dataDir, databaseUrl: process.env.DATABASE_URL ?? '', allowMissingPhotos });
-    return;
-  }
-  const known =
-    command === 'deliveries' ||
-    (command === 'redeliver' && reference) ||
-    ((command === 'show' || command === 'erase') && values.email?.includes('@')) ||
-    (command === 'export' && (format === 'jsonl' || format === 'csv') && SEPARATORS.includes(separator));
-  if (!known) usage();
-  const readonly = command === 'deliveries' || command === 'show' || command === 'export';
-  const storage = await openStorage({ dataDir, databaseUrl: process.env.DATABASE_URL ?? '', databasePoolSize: 2 }, { readonly });
+function parse(args: string[]): { command: string; operand: string | undefined; values: Values } {
+  let parsed;
   try {
-    if (command === 'deliveries') for (const line of formatDeliveries(await listDeliveries(storage))) console.log(line);
-    else if (command === 'redeliver') await queueAgain(storage, reference);
-    else if (command === 'show') await showSubject(storage, values.email!, values['photos-to']);
-    else if (command === 'erase') await eraseCommand(storage, dataDir, values.email!);
-    else await exportRequests(storage, format as 'jsonl' | 'csv', separator, values.out);
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs's first sentence names the problem; the rest is about `--`, which no command here needs.
+    throw misused((error as Error).message.split('. ')[0].replace(/\.$/, ''), args[0] in COMMANDS ? args[0] : undefined);
+  }
+  const [command, ...operands] = parsed.positionals;
+  const { values } = parsed;
+  if (!command) throw misused('No command given');
+  const spec = COMMANDS[command];
+  if (!spec) throw misused(`Unknown command "${command}"`);
+  const stray = Object.keys(values).find((name) => !spec.options.includes(name));
+  if (stray) throw misused(`${command} takes no --${stray}`, command);
+  const [min, max] = spec.positionals;
+  if (operands.length < min) throw misused(`${command} needs a reference`, command);
+  if (operands.length > max) throw misused(`Unexpected "${operands[max]}"`, command);
+  return { command, operand: operands[0], values };
+}
+
+function exportOptions(values: Values): ExportOptions {
+  const { format = 'csv', language = DEFAULT_LOCALE, separator = ';', out, force = false } = values;
+  if (format !== 'csv' && format !== 'jsonl') throw misused(`--format must be csv or jsonl, not "${format}"`, 'export');
+  if (!isLocale(language)) throw misused(`--language must be ${LOCALES.join(' or ')}, not "${language}"`, 'export');
+  // Semicolon for Dutch and French spreadsheets (decimal comma); comma for most others.
+  if (separator !== ';' && separator !== ',') throw misused(`--separator must be ';' or ',', not "${separator}"`, 'export');
+  if (force && !out) throw misused('--force goes with --out FILE', 'export');
+  return { format, language, separator, out, force };
+}
+
+/** The address `show` and `erase` act on; `erase` takes it only as --email, so a reference is never taken for one. */
+function address(values: Values, command: string): string {
+  if (!values.email?.includes('@')) throw misused(values.email ? `"${values.email}" is not an e-mail address` : `${command} needs --email <address>`, command);
+  return values.email;
+}
+
+/** What a command does on the store; made from its arguments before the store is opened, so a command given wrongly opens nothing. */
+interface Task {
+  readonly: boolean;
+  run(storage: Storage, config: StoreConfig): Promise<void>;
+}
+
+const print = (lines: string[]) => lines.forEach((line) => console.log(line));
+
+function taskOf(command: string, operand: string | undefined, values: Values): Task {
+  const photosTo = values['photos-to'];
+  switch (command) {
+    case 'export': {
+      const options = exportOptions(values);
+      refuseOverwrite(options);
+      return { readonly: true, run: (storage) => exportRequests(storage, options) };
+    }
+    case 'show': {
+      if ((operand === undefined) === (values.email === undefined)) throw misused('show takes a reference or --email <address>', 'show');
+      if (operand) return { readonly: true, run: (storage) => showRequest(storage, operand, photosTo) };
+      const email = address(values, command);
+      return { readonly: true, run: (storage) => showSubject(storage, email, photosTo) };
+    }
+    case 'erase': {
+      const email = address(values, command);
+      return { readonly: false, run: async (storage, { dataDir }) => print(eraseReport(await eraseSubject({ storage, dataDir }, email), storage.description)) };
+    }
+    case 'deliveries':
+      return { readonly: true, run: async (storage) => print(formatDeliveries(await listDeliveries(storage))) };
+    default:
+      return { readonly: false, run: (storage) => queueAgain(storage, operand!) };
+  }
+}
+
+async function main(args: string[]): Promise<number | void> {
+  if (args.length === 0) {
+    console.error(HELP);
+    return 2;
+  }
+  if (args[0] === 'help' || args.includes('--help')) {
+    console.log(HELP);
+    return 0;
+  }
+  const { command, operand, values } = parse(args);
+  if (command === 'migrate-to-postgres') return migrateToPostgres({ ...storeConfig(), allowMissingPhotos: values['allow-missing-photos'] ?? false });
+  const task = taskOf(command, operand, values);
+  const config = storeConfig();
+  const storage = await openStaffStore(config, { readonly: task.readonly });
+  try {
+    await task.run(storage, config);
   } finally {
     await storage.close();
   }
@@ -117,51 +160,8 @@ async function main(): Promise<void> {
 
 async function queueAgain(storage: Storage, reference: string): Promise<void> {
   const queued = await redeliver(storage, reference);
-  if (queued === undefined) {
-    console.error(`No request with reference ${reference}.`);
-    process.exit(1);
-  }
+  if (queued === undefined) throw new CommandError(`No request with reference ${reference} in ${storage.description}.`);
   console.log(`Queued ${queued} deliver${queued === 1 ? 'y' : 'ies'} of ${reference} again; the running server sends them within seconds.`);
 }
 
-/** Prints what is held about the person; with --photos-to, also writes their photos there to hand over. */
-async function showSubject(storage: Storage, email: string, photosTo: string | undefined): Promise<void> {
-  const held = await findSubjectData(storage, email);
-  if (photosTo) {
-    mkdirSync(photosTo, { recursive: true, mode: 0o700 });
-    for (const name of held.requests.flatMap((r) => r.photos)) {
-      const bytes = await storage.photos.read(name);
-      if (bytes) writeFileSync(join(photosTo, name), bytes, { mode: 0o600 });
-    }
-  }
-  console.log(JSON.stringify(held, null, 2));
-}
-
-async function eraseCommand(storage: Storage, dataDir: string, email: string): Promise<void> {
-  const erased = await eraseSubject({ storage, dataDir }, email);
-  // Counts only: the log of an erasure must not itself hold the personal data.
-  console.error(JSON.stringify({ event: 'erasure', at: new Date().toISOString(), ...erased }));
-}
-
-/** Requests read per query: the export streams a large database in pages instead of loading it whole. */
-const PAGE = 500;
-
-async function exportRequests(storage: Storage, format: 'jsonl' | 'csv', separator: string, outPath: string | undefined): Promise<void> {
-  const out = outPath ? createWriteStream(outPath, { flags: 'wx', mode: 0o600 }) : process.stdout;
-  // CSV records end in CRLF (RFC 4180); JSON lines in LF.
-  const end = format === 'csv' ? '\r\n' : '\n';
-  const write = (line: string) => new Promise<void>((done) => (out.write(`${line}${end}`) ? done() : out.once('drain', done)));
-  if (format === 'csv') await write(COLUMNS.map(csvCell).join(separator));
-  let count = 0;
-  for (let after = 0; ; ) {
-    const rows = await storage.requestsAfter(after, PAGE);
-    for (const row of rows) await write(exportLine(row, format, separator));
-    count += rows.length;
-    if (rows.length < PAGE) break;
-    after = rows[rows.length - 1].id;
-  }
-  if (out !== process.stdout) await new Promise<void>((done) => out.end(() => done()));
-  console.error(`exported ${count} request(s)`);
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await runCommand(() => main(process.argv.slice(2)));

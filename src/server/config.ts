@@ -158,9 +158,19 @@ function senderAddress(env: Env, smtpUrl: string): string {
   return value;
 }
 
+/** Where requests are kept: read alike by the server and the staff commands (npm run requests). */
+export type StoreConfig = Pick<ServerConfig, 'dataDir' | 'databaseUrl'>;
+
+/** The store's settings alone: the staff commands need no mail server or photo-link key. */
+export function loadStoreConfig(env: Env = process.env, cwd = process.cwd()): StoreConfig {
+  const databaseUrl = text(env, 'DATABASE_URL', '');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  return { dataDir: resolve(cwd, text(env, 'DATA_DIR', './data')), databaseUrl };
+}
+
 /** Parses the environment; throws ConfigError with the variable's name on anything malformed. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
-  const dataDir = resolve(cwd, text(env, 'DATA_DIR', './data'));
+  const { dataDir, databaseUrl } = loadStoreConfig(env, cwd);
   const webRoot = resolve(cwd, text(env, 'WEB_ROOT', './dist/web'));
   // The web root is served; photos and the database must never be reachable through it.
   if (isInside(webRoot, dataDir)) throw new ConfigError('DATA_DIR must not lie inside WEB_ROOT');
@@ -171,8 +181,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const photoUrlSecret = text(env, 'PHOTO_URL_SECRET', '');
   if (photoUrlSecret && photoUrlSecret.length < 32) throw new ConfigError('PHOTO_URL_SECRET must be at least 32 characters');
-  const databaseUrl = text(env, 'DATABASE_URL', '');
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   // A link signed by one instance is followed on any other: they need one key, not one each in their own DATA_DIR.
   if (databaseUrl && !photoUrlSecret) throw new ConfigError('PHOTO_URL_SECRET must be set when DATABASE_URL is set: every instance signs photo links with it');
   const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type ServerConfig } from './config';
+import { loadEnvFile } from './env-file';
 import { exitOnSignals } from './shutdown';
 
 /** Builds the app, listens, and exits cleanly on SIGTERM/SIGINT. */
@@ -13,11 +14,13 @@ export async function startServer(config: ServerConfig): Promise<FastifyInstance
 }
 
 /**
- * Entry point: configuration errors are reported by name, without a stack
- * trace. `prepare` runs with the parsed config before the app is built.
+ * Entry point: reads the environment and `.env`; configuration errors are
+ * reported by name, without a stack trace. `prepare` runs with the parsed
+ * config before the app is built.
  */
 export async function main(prepare: (config: ServerConfig) => void = () => {}): Promise<void> {
   try {
+    loadEnvFile();
     const config = loadConfig();
     prepare(config);
     await startServer(config);

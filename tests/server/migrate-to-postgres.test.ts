@@ -165,8 +165,8 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
     });
 
     it('exports the same requests from PostgreSQL as from SQLite', async () => {
-      const fromSqlite = await requestsCli({ DATA_DIR: sqlite.dataDir, DATABASE_URL: '' }, 'export');
-      const fromPostgres = await requestsCli({ DATA_DIR: pg.dataDir, DATABASE_URL: db.url }, 'export');
+      const fromSqlite = await requestsCli({ DATA_DIR: sqlite.dataDir, DATABASE_URL: '' }, 'export', '--format', 'jsonl');
+      const fromPostgres = await requestsCli({ DATA_DIR: pg.dataDir, DATABASE_URL: db.url }, 'export', '--format', 'jsonl');
       expect(fromSqlite.stdout.trim().split('\n')).toHaveLength(5);
       expect(fromPostgres.stdout).toBe(fromSqlite.stdout);
     });

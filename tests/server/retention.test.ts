@@ -116,7 +116,9 @@ describe('npm run requests -- show / erase --email (subject access and erasure)'
     expect(shown.requests[0].mails.map((m) => m.recipient).sort()).toEqual(['dealer@example.com', person.toLowerCase(), 'servicedesk@teka.example.com'].sort());
 
     const erasure = requestsCli(s, 'erase', '--email', person);
-    expect(JSON.parse(erasure.stderr)).toMatchObject({ event: 'erasure', requests: 2, photos: 4, mails: 5 });
+    // A line per table: its name in plain words and the count.
+    const report = Object.fromEntries(erasure.stdout.split('\n').slice(1, -1).map((line) => [line.replace(/\s+\d+$/, '').trim(), Number(/\d+$/.exec(line))]));
+    expect(report).toMatchObject({ 'requests (table requests)': 2, 'photos (table photos, with their bytes)': 4, 'mails and webhook deliveries (table outbox)': 5 });
     expect(erasure.stdout + erasure.stderr).not.toMatch(/dupont|marie/i);
 
     expect(JSON.parse(requestsCli(s, 'show', '--email', person).stdout)).toEqual({ requests: [], otherMails: [] });

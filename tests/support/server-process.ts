@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { makeWebRoot } from './web-root';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -17,11 +19,17 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** The real intake server (src/server/server.ts) as its own process on `port`; a stand-in for dist/web unless `env` names one. */
-export async function spawnServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
+/** tsx by its path: the server may start in a folder of the test's own (one holding a .env). */
+export const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/**
+ * The real intake server (src/server/server.ts) as its own process on `port`, started in `cwd` (the
+ * project's folder unless given); a stand-in for dist/web unless `env` names one.
+ */
+export async function spawnServer(port: number, env: Record<string, string>, { cwd = ROOT }: { cwd?: string } = {}): Promise<ServerProcess> {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/server/server.ts')], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/server/server.ts')], {
+    cwd,
     env: {
       ...process.env,
       PORT: String(port),

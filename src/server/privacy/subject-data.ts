@@ -1,4 +1,4 @@
-import type { Storage } from '../storage/port';
+import type { HeldRows, Storage } from '../storage/port';
 import type { OutboxRow } from '../storage/records';
 
 /** One stored request with everything held for it, as shown to the person it is about. */
@@ -40,18 +40,20 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  */
 export async function findSubjectData(storage: Pick<Storage, 'subjectData'>, email: string): Promise<SubjectData> {
   const held = await storage.subjectData(email);
+  return { requests: held.requests.map(heldRequest), otherMails: held.otherMails.map(heldMail) };
+}
+
+/** A stored request with its photos and mails, as shown to a person (and to staff: `show <reference>`). */
+export function heldRequest({ request: r, photos, mails }: HeldRows): HeldRequest {
   return {
-    requests: held.requests.map(({ request: r, photos, mails }) => ({
-      id: r.id,
-      reference: r.reference,
-      brand: r.brand,
-      locale: r.locale,
-      createdAt: new Date(r.created_at).toISOString(),
-      request: JSON.parse(r.payload) as Record<string, unknown>,
-      photos,
-      mails: mails.map(heldMail),
-    })),
-    otherMails: held.otherMails.map(heldMail),
+    id: r.id,
+    reference: r.reference,
+    brand: r.brand,
+    locale: r.locale,
+    createdAt: new Date(r.created_at).toISOString(),
+    request: JSON.parse(r.payload) as Record<string, unknown>,
+    photos,
+    mails: mails.map(heldMail),
   };
 }
 

@@ -37,7 +37,7 @@ export function composeDeskMail(request: RepairRequest, brand: Brand, reference:
     '',
   ];
   for (const field of FIELD_ORDER[brand.variant]) {
-    const label = labelOf(field, language);
+    const label = deskFieldLabel(field, language);
     const value = shownValue(field, request, reference, language);
     // Long texts start on their own line, so the desk reads them as the customer wrote them.
     lines.push(value.includes('\n') ? `${label}:\n${value}` : `${label}: ${value}`);
@@ -45,8 +45,11 @@ export function composeDeskMail(request: RepairRequest, brand: Brand, reference:
   return queued('desk', brand.serviceDesk.emails.join(', '), oneLine(fill(messages[language].desk.subject, values)), tidyText(lines.join('\n')));
 }
 
-/** The page's label (a photo is labelled as its picker); fields the page does not label have a desk label. */
-function labelOf(field: string, language: Locale): string {
+/**
+ * A request field's label for the desk (its mail, the staff's export): the page's label (a photo is
+ * labelled as its picker); fields the page does not label have a desk label.
+ */
+export function deskFieldLabel(field: string, language: Locale): string {
   const picker = { image1: 'upload_1', image2: 'upload_2' }[field] ?? field;
   const deskLabels = messages[language].desk as Record<string, unknown>;
   return fieldLabel(picker, language) ?? String(deskLabels[field] ?? field);

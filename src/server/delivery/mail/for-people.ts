@@ -1,8 +1,8 @@
 import type { Locale } from '../../../core/types';
 
 const INTL_LOCALE: Record<Locale, string> = { nl: 'nl-BE', fr: 'fr-BE' };
-// The brands serve Belgium, the Netherlands, Luxembourg and France: one time zone.
-const TIME_ZONE = 'Europe/Brussels';
+/** The portal's time zone: the brands serve Belgium, the Netherlands, Luxembourg and France, one time zone. */
+export const TIME_ZONE = 'Europe/Brussels';
 
 // Made once: building a formatter costs far more than using one, and every request needs one.
 const formatters = (options: Intl.DateTimeFormatOptions) =>

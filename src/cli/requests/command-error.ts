@@ -1,0 +1,28 @@
+/**
+ * What a staff command says when it will not or cannot do its work: one
+ * plain line for the operator, and the exit code (2: the command was given
+ * wrongly; 1: anything else).
+ */
+export class CommandError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs a command and ends the process with its exit code. Every failure is
+ * one line on stderr without a stack trace: the reader is an operator, and
+ * what went wrong (a missing file, a database that does not answer) is in the message.
+ */
+export async function runCommand(command: () => Promise<number | void>): Promise<void> {
+  try {
+    process.exitCode = (await command()) ?? 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(message.replace(/\s*\n\s*/g, ' '));
+    process.exitCode = error instanceof CommandError ? error.exitCode : 1;
+  }
+}

@@ -1,0 +1,31 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findSubjectData, heldRequest } from '../../server/privacy/subject-data';
+import type { Storage } from '../../server/storage/port';
+import { CommandError } from './command-error';
+
+/** `show <reference>`: the request with its deliveries (mails, webhook) and its photos' names, as JSON. */
+export async function showRequest(storage: Storage, reference: string, photosTo: string | undefined): Promise<void> {
+  const held = await storage.heldRequest(reference);
+  if (!held) throw new CommandError(`No request with reference ${reference} in ${storage.description}.`);
+  const shown = heldRequest(held);
+  await handOverPhotos(storage, shown.photos, photosTo);
+  console.log(JSON.stringify(shown, null, 2));
+}
+
+/** `show --email`: everything held about the person (a subject-access request), as JSON. */
+export async function showSubject(storage: Storage, email: string, photosTo: string | undefined): Promise<void> {
+  const held = await findSubjectData(storage, email);
+  await handOverPhotos(storage, held.requests.flatMap((r) => r.photos), photosTo);
+  console.log(JSON.stringify(held, null, 2));
+}
+
+/** With --photos-to, writes the photos there to hand over (personal data: owner only). */
+async function handOverPhotos(storage: Storage, names: string[], folder: string | undefined): Promise<void> {
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  for (const name of names) {
+    const bytes = await storage.photos.read(name);
+    if (bytes) writeFileSync(join(folder, name), bytes, { mode: 0o600 });
+  }
+}
