@@ -22,7 +22,7 @@ import { openStorage } from '../server/storage/open-storage';
 import type { Storage } from '../server/storage/port';
 import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
-import { eraseSubject } from './requests/subject-access';
+import { eraseSubject } from '../server/privacy/erasure';
 
 interface StoredRow {
   reference: string;

@@ -116,10 +116,10 @@ describe('npm run requests -- show / erase --email (subject access and erasure)'
     expect(shown.requests[0].mails.map((m) => m.recipient).sort()).toEqual(['dealer@example.com', person.toLowerCase(), 'servicedesk@teka.example.com'].sort());
 
     const erasure = requestsCli(s, 'erase', '--email', person);
-    expect(JSON.parse(erasure.stderr)).toMatchObject({ event: 'erasure', requests: 2, photos: 4, mails: 5 });
+    expect(JSON.parse(erasure.stderr)).toMatchObject({ event: 'erasure', requests: 2, photos: 4, deliveries: 5, mailsToThem: 0, requestsNamingThem: 0 });
     expect(erasure.stdout + erasure.stderr).not.toMatch(/dupont|marie/i);
 
-    expect(JSON.parse(requestsCli(s, 'show', '--email', person).stdout)).toEqual({ requests: [], otherMails: [] });
+    expect(JSON.parse(requestsCli(s, 'show', '--email', person).stdout)).toEqual({ requests: [], namedAsDealer: [], otherMails: [] });
     expect(await storedPhotoNames(s)).toEqual([...other.photos].sort());
     expect(emlFiles(dataDir)).toHaveLength(2);
     expect(await references(s)).toEqual([{ reference: other.reference }]);

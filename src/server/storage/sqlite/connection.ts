@@ -33,7 +33,8 @@ export function openDatabase(dataDir: string, { readonly = false } = {}): Db {
   }
   const db = new (nodeSqlite().DatabaseSync)(path, { readOnly: readonly, timeout: 5000 });
   if (readonly) return db;
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
+  // secure_delete: what is deleted (retention, erasure) is overwritten with zeros, not left in free pages.
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON');
   for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(db, table, columns);
   return db;
 }
