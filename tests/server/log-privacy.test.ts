@@ -114,8 +114,9 @@ describe('the server log of a full run holds no personal data', { timeout: 60_00
     await expect.poll(failure, { timeout: 20_000 }).toBeDefined();
     expect(failure()!.err).toMatch(/550 <\[email\]> unknown user/);
 
-    // The stored requests are in the log by reference; the photo link's request too, without its query.
+    // The stored requests are in the log by reference (the JSON one and the one without scripts); the photo link's request too, without its query.
     expect(logs.lines.some((l) => l.reference === reference && l.msg === 'request stored')).toBe(true);
+    expect(logs.lines.filter((l) => l.msg === 'request stored').map((l) => l.reference)).toHaveLength(2);
     const photoRequest = logs.lines.find((l) => (l.req as { url?: string } | undefined)?.url?.startsWith('/api/photos/'));
     expect(photoRequest).toBeDefined();
 
