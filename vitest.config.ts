@@ -20,13 +20,17 @@ function postgresAnswers(): Promise<boolean> {
 
 /** Test files that need PostgreSQL in the SQLite run too (they ask for POSTGRES_AVAILABLE, tests/support/backend.ts). */
 function filesNeedingPostgres(): string[] {
-  const dir = 'tests/server';
-  return readdirSync(dir).filter((f) => f.endsWith('.test.ts') && readFileSync(`${dir}/${f}`, 'utf8').includes('POSTGRES_AVAILABLE'));
+  return (readdirSync('tests', { recursive: true }) as string[]).filter(
+    (f) => f.endsWith('.test.ts') && readFileSync(`tests/${f}`, 'utf8').includes('POSTGRES_AVAILABLE'),
+  );
 }
 
+/** What runs on each backend: the server's tests and the staff commands'. */
+const BACKEND_TESTS = ['tests/server/**/*.test.ts', 'tests/cli/requests/**/*.test.ts'];
+
 /**
- * Unit, component and server tests; the server tests and the staff commands'
- * tests run a second time on PostgreSQL (the backend matrix). Where PostgreSQL is absent, what needs it
+ * Unit, component and server tests; the server tests run a second time on
+ * PostgreSQL (the backend matrix). Where PostgreSQL is absent, what needs it
  * is left out, named in one line, unless REQUIRE_POSTGRES is set (CI sets it).
  */
 export default defineConfig(async () => {
@@ -49,7 +53,7 @@ export default defineConfig(async () => {
       projects: [
         { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.{ts,tsx}'], env } },
         ...(postgres
-          ? [{ extends: true, test: { name: 'postgres', include: ['tests/server/**/*.test.ts', 'tests/cli/requests/**/*.test.ts'], env: { ...env, TEST_BACKEND: 'postgres' } } }]
+          ? [{ extends: true, test: { name: 'postgres', include: BACKEND_TESTS, env: { ...env, TEST_BACKEND: 'postgres' } } }]
           : []),
       ],
     },

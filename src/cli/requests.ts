@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LOCALE, isLocale, LOCALES } from '../core/locale';
 import type { StoreConfig } from '../server/config';
+import { eraseSubject } from '../server/privacy/erasure';
 import type { Storage } from '../server/storage/port';
 import { CommandError, runCommand } from './requests/command-error';
 import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
@@ -17,7 +18,6 @@ import { exportRequests, refuseOverwrite, type ExportOptions } from './requests/
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { showRequest, showSubject } from './requests/show';
 import { openStaffStore, storeConfig } from './requests/staff-store';
-import { eraseSubject } from './requests/subject-access';
 
 /** Each command's form and the options it takes. */
 const COMMANDS: Record<string, { usage: string; options: string[]; positionals: [min: number, max: number] }> = {

@@ -15,6 +15,8 @@ import { freePort } from './free-port';
 export interface PrivatePostgres {
   /** postgres://… of a database made for the test. */
   url: string;
+  /** The server's data folder (base/<database oid>/ holds the tables' files). */
+  dataDir: string;
   /** Ends every connection to the test's database, as a failover or a pooler's idle timeout does. */
   terminateConnections(): Promise<number>;
   /** `pg_ctl restart -m fast`: connections end with 57P01, new ones are refused while it starts. */
@@ -55,6 +57,7 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
   await query(admin, `CREATE DATABASE ${name}`);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/${name}`,
+    dataDir: data,
     async terminateConnections() {
       const rows = await query(admin, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
       return rows.length;

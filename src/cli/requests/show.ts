@@ -6,9 +6,9 @@ import { CommandError } from './command-error';
 
 /** `show <reference>`: the request with its deliveries (mails, webhook) and its photos' names, as JSON. */
 export async function showRequest(storage: Storage, reference: string, photosTo: string | undefined): Promise<void> {
-  const held = await storage.heldRequest(reference);
-  if (!held) throw new CommandError(`No request with reference ${reference} in ${storage.description}.`);
-  const shown = heldRequest(held);
+  const request = await storage.requestByReference(reference);
+  if (!request) throw new CommandError(`No request with reference ${reference} in ${storage.description}.`);
+  const shown = await heldRequest(storage, request);
   await handOverPhotos(storage, shown.photos, photosTo);
   console.log(JSON.stringify(shown, null, 2));
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { DeliveryError } from '../delivery/kinds';
+import { scrubText } from '../logging/scrub-text';
 import type { DeliveryUpdate, DueDelivery } from '../storage/records';
 import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
 import { backoffMs, retryDelayMs } from './retry-policy';
@@ -179,7 +180,8 @@ export class OutboxWorker {
       delivered: false,
       attempts,
       nextAttemptAt: now + retryDelayMs(attempts, this.options.retryBaseMs, retryAfterMs),
-      lastError: errorText(error).slice(0, 500),
+      // Kept in the database and shown to the staff: a mail server's refusal quotes the address it refused.
+      lastError: scrubText(errorText(error)).slice(0, 500),
       failedForGood: outcome === 'failed',
     };
   }

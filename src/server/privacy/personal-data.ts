@@ -12,7 +12,7 @@ export interface Erased {
 
 /** What erasure works on: the storage, and DATA_DIR (the mail files). */
 export interface Holdings {
-  storage: Pick<Storage, 'eraseRequests' | 'eraseMails' | 'expiredRequests' | 'subjectData'>;
+  storage: Pick<Storage, 'eraseRequests' | 'eraseMails' | 'expiredRequests'>;
   dataDir: string;
 }
 
@@ -25,14 +25,20 @@ export interface Holdings {
 export async function eraseRequests({ storage, dataDir }: Holdings, ids: readonly number[]): Promise<Erased> {
   if (ids.length === 0) return { requests: 0, photos: 0, mails: 0, files: 0 };
   const rows = await storage.eraseRequests(ids);
-  const files = await removeSpooledMails(join(dataDir, MAIL_SPOOL_DIR), rows.mails);
+  const files = await removeSpooledMails(spoolOf(dataDir), rows.mails);
   return { requests: rows.requests, photos: rows.photos, mails: rows.mails.length, files };
 }
 
-/** Removes outbox rows (mails to an address, about requests kept) and their .eml files. */
-export async function eraseMails({ storage, dataDir }: Holdings, ids: readonly number[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  await storage.eraseMails(ids);
-  await removeSpooledMails(join(dataDir, MAIL_SPOOL_DIR), ids);
-  return ids.length;
+/** Removes outbox rows (mails to an address, about requests kept) and their .eml files; returns both counts. */
+export async function eraseMails({ storage, dataDir }: Holdings, ids: readonly number[]): Promise<{ mails: number; files: number }> {
+  if (ids.length === 0) return { mails: 0, files: 0 };
+  const mails = await storage.eraseMails(ids);
+  return { mails, files: await removeSpooledMails(spoolOf(dataDir), ids) };
 }
+
+/** The .eml files of mails kept but changed (what they said is no longer so): they go. */
+export function removeMailFiles(dataDir: string, ids: readonly number[]): Promise<number> {
+  return removeSpooledMails(spoolOf(dataDir), ids);
+}
+
+const spoolOf = (dataDir: string) => join(dataDir, MAIL_SPOOL_DIR);

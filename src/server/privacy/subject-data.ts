@@ -1,5 +1,6 @@
-import type { HeldRows, Storage } from '../storage/port';
-import type { OutboxRow } from '../storage/records';
+import type { Storage } from '../storage/port';
+import type { OutboxRow, StoredRequest } from '../storage/records';
+import { findSubject } from './subject';
 
 /** One stored request with everything held for it, as shown to the person it is about. */
 export interface HeldRequest {
@@ -27,6 +28,8 @@ export interface HeldMail {
 export interface SubjectData {
   /** Requests the address was given on as the customer's own e-mail. */
   requests: HeldRequest[];
+  /** Other people's requests that give the address as their dealer's. */
+  namedAsDealer: { reference: string; brand: string; createdAt: string }[];
   /** Mails addressed to it about other people's requests (a dealer's copy). */
   otherMails: HeldMail[];
 }
@@ -35,16 +38,24 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /**
  * Everything held about the person with this e-mail address (a GDPR
- * subject-access request). Addresses compare without regard to case, as
- * mail servers treat them in practice.
+ * subject-access request), by the mailbox it reaches (subject.ts).
  */
-export async function findSubjectData(storage: Pick<Storage, 'subjectData'>, email: string): Promise<SubjectData> {
-  const held = await storage.subjectData(email);
-  return { requests: held.requests.map(heldRequest), otherMails: held.otherMails.map(heldMail) };
+export async function findSubjectData(
+  storage: Pick<Storage, 'requestsAfter' | 'mailsByLimitKey' | 'photosOfRequests' | 'deliveriesOf'>,
+  email: string,
+): Promise<SubjectData> {
+  const subject = await findSubject(storage, email);
+  const requests: HeldRequest[] = [];
+  for (const r of subject.own) requests.push(await heldRequest(storage, r));
+  return {
+    requests,
+    namedAsDealer: subject.namedIn.map((r) => ({ reference: r.reference, brand: r.brand, createdAt: new Date(r.created_at).toISOString() })),
+    otherMails: subject.mails.map(heldMail),
+  };
 }
 
-/** A stored request with its photos and mails, as shown to a person (and to staff: `show <reference>`). */
-export function heldRequest({ request: r, photos, mails }: HeldRows): HeldRequest {
+/** A stored request with its photos and deliveries, as shown to the person (and to staff: `show <reference>`). */
+export async function heldRequest(storage: Pick<Storage, 'photosOfRequests' | 'deliveriesOf'>, r: StoredRequest): Promise<HeldRequest> {
   return {
     id: r.id,
     reference: r.reference,
@@ -52,8 +63,8 @@ export function heldRequest({ request: r, photos, mails }: HeldRows): HeldReques
     locale: r.locale,
     createdAt: new Date(r.created_at).toISOString(),
     request: JSON.parse(r.payload) as Record<string, unknown>,
-    photos,
-    mails: mails.map(heldMail),
+    photos: (await storage.photosOfRequests([r.id])).map((p) => p.name),
+    mails: (await storage.deliveriesOf([r.id])).map(heldMail),
   };
 }
 

@@ -146,6 +146,8 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           case 'bad-key':
             return answers.invalid(req, reply, route, { formData, errors: outcome.kind === 'invalid' ? outcome.fields : {} }, key);
           case 'stored':
+            // The log names a request by its reference only, as the JSON route's does.
+            req.log.info({ reference: outcome.reference, brand: brand.id, replay: outcome.replay }, 'request stored');
             return answers.confirm(req, reply, route, outcome.reference);
           case 'key-conflict': {
             // Two posts of one page at once: the photos of each were stored apart, the first request won.

@@ -1,7 +1,7 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { DatabaseState } from './database-state';
 import type { PhotoStore } from './photo-store';
-import type { DeliveryUpdate, DueDelivery, NewRequest, OutboxFigures, OutboxRow, StoredRequest, SubmitOutcome, Undelivered } from './records';
+import type { DeliveryUpdate, DueDelivery, NewRequest, OutboxFigures, OutboxRow, PhotoRow, StoredRequest, SubmitOutcome, Undelivered } from './records';
 import type { Transfer } from './transfer';
 
 /** An item's result in a batch: one item that fails does not fail the others. */
@@ -33,13 +33,6 @@ export interface ErasedRows {
   mails: number[];
 }
 
-/** A stored request with everything held for it, as a subject-access request shows it. */
-export interface HeldRows {
-  request: StoredRequest;
-  photos: string[];
-  mails: OutboxRow[];
-}
-
 /**
  * Where requests, photos and deliveries are kept: the named operations the
  * portal needs, on either backend (sqlite/, postgres/). Nothing outside
@@ -63,8 +56,6 @@ export interface Storage {
   /** The request stored under an Idempotency-Key for the brand. */
   requestByKey(key: string, brand: string): Promise<StoredRequest | undefined>;
   requestByReference(reference: string): Promise<StoredRequest | undefined>;
-  /** The request with everything held for it (`npm run requests -- show <reference>`); undefined: no such request. */
-  heldRequest(reference: string): Promise<HeldRows | undefined>;
   /** Requests by id, after `afterId`, at most `limit` (the export pages through them). */
   requestsAfter(afterId: number, limit: number): Promise<StoredRequest[]>;
 
@@ -82,8 +73,21 @@ export interface Storage {
   expiredRequests(cutoff: number, limit: number): Promise<number[]>;
   eraseRequests(ids: readonly number[]): Promise<ErasedRows>;
   eraseMails(ids: readonly number[]): Promise<number>;
-  /** Requests given with this e-mail address (any case), and mails to it about other requests. */
-  subjectData(address: string): Promise<{ requests: HeldRows[]; otherMails: OutboxRow[] }>;
+  /** The photos of these requests, by name. */
+  photosOfRequests(ids: readonly number[]): Promise<PhotoRow[]>;
+  /** The deliveries of these requests, by id. */
+  deliveriesOf(ids: readonly number[]): Promise<OutboxRow[]>;
+  /** The mails counted under a limit key (the mailbox an unverified mail went to), by id. */
+  mailsByLimitKey(key: string): Promise<OutboxRow[]>;
+  /** Replaces a stored request's JSON (erasure takes a dealer's address out of another person's request). */
+  rewriteRequest(id: number, payload: string): Promise<void>;
+  /** Replaces a delivery's subject and text (erasure takes an address out of what was sent). */
+  rewriteMail(id: number, subject: string, body: string): Promise<void>;
+  /**
+   * Leaves no copy of what was erased in the database's files: SQLite zeroes deleted content as it goes
+   * (secure_delete) and here empties its write-ahead log; PostgreSQL vacuums the tables.
+   */
+  reclaim(): Promise<void>;
 
   /** Moving everything to another storage (npm run requests -- migrate-to-postgres). */
   readonly transfer: Transfer;

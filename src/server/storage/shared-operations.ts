@@ -1,34 +1,27 @@
-import type { Expression } from 'kysely';
 import type { ErasedRows, Storage } from './port';
 import { deliveriesSince, outboxFigures, requeue, undelivered } from './queries/outbox';
-import { eraseMailRows, eraseRequestRows, expiredRequests, heldRows, subjectRows } from './queries/privacy';
+import { deliveriesOf, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest } from './queries/privacy';
 import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
 
 /** What differs between backends, for the operations they share. */
 export interface BackendParts {
   db: Db;
-  /** The request's client_email, as the backend reads a field of the JSON payload. */
-  clientEmail: Expression<string>;
   /** Removes the bytes of photos whose rows are gone (SQLite: their files; PostgreSQL: gone with the rows). */
   removePhotoBytes(names: readonly string[]): Promise<void>;
 }
 
 type SharedOperations = Pick<
   Storage,
-  | 'ping' | 'requestByKey' | 'requestByReference' | 'heldRequest' | 'requestsAfter' | 'undelivered' | 'requeue' | 'outboxFigures' | 'deliveriesSince'
-  | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'subjectData'
+  | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'outboxFigures' | 'deliveriesSince'
+  | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'photosOfRequests' | 'deliveriesOf' | 'mailsByLimitKey' | 'rewriteRequest' | 'rewriteMail'
 >;
 
 /** The operations both backends run as the same queries (queries/, written once with Kysely). */
-export function sharedOperations({ db, clientEmail, removePhotoBytes }: BackendParts): SharedOperations {
+export function sharedOperations({ db, removePhotoBytes }: BackendParts): SharedOperations {
   return {
     ping: async () => void (await db.selectFrom('schema_migrations').select('version').limit(1).execute()),
     requestByKey: (key, brand) => requestByKey(db, key, brand),
     requestByReference: (reference) => requestByReference(db, reference),
-    async heldRequest(reference) {
-      const request = await requestByReference(db, reference);
-      return request && heldRows(db, request);
-    },
     requestsAfter: (afterId, limit) => requestsAfter(db, afterId, limit),
     undelivered: () => undelivered(db),
     requeue: (reference, kinds, now) => requeue(db, reference, kinds, now),
@@ -42,6 +35,10 @@ export function sharedOperations({ db, clientEmail, removePhotoBytes }: BackendP
       return { requests: rows.requests, photos: rows.photos.length, mails: rows.mails };
     },
     eraseMails: (ids) => eraseMailRows(db, ids),
-    subjectData: (address) => subjectRows(db, address, clientEmail),
+    photosOfRequests: (ids) => photosOfRequests(db, ids),
+    deliveriesOf: (ids) => deliveriesOf(db, ids),
+    mailsByLimitKey: (key) => mailsByLimitKey(db, key),
+    rewriteRequest: (id, payload) => rewriteRequest(db, id, payload),
+    rewriteMail: (id, subject, body) => rewriteMail(db, id, subject, body),
   };
 }

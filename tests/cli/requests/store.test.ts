@@ -106,7 +106,7 @@ describe('the store the commands act on', { timeout: 60_000 }, () => {
       const erased = await requests(['erase', '--email', 'marie.dupont@example.com'], { env: storeEnv(server.config) });
       expect(erased.code).toBe(0);
       expect(erased.stderr).toBe(`${described(server.config)}\n`);
-      expect(erased.stdout).toMatch(/^Erased from PostgreSQL .*:\n {2}requests \(table requests\) +1\n/);
+      expect(erased.stdout).toMatch(/^Erased from PostgreSQL .*:\n {2}their requests \(table requests\) +1\n/);
       expect(await server.sql.all('SELECT reference FROM requests')).toEqual([]);
     },
   );

@@ -147,30 +147,28 @@ describe('deliveries', () => {
 });
 
 describe("a person's data", () => {
-  it('finds requests by the customer address in any case, and mails to it about other requests; erases them with their photos', async () => {
+  it("reads a request's photos and deliveries, the mails of a limit key, rewrites what erasure changes, and erases rows with their photos", async () => {
     const own = await request('ref-own');
     await store(own);
     await store(await request('ref-other', { payload: JSON.stringify({ client_email: 'iemand@example.com' }), deliveries: [mail('dealer', 'klant@example.com')] }));
-    const held = await storage.subjectData('KLANT@example.com');
-    expect(held.requests.map((r) => [r.request.reference, r.photos.length, r.mails.length])).toEqual([['ref-own', 2, 3]]);
-    expect(held.otherMails.map((m) => m.kind)).toEqual(['dealer']);
+    const [first] = await storage.requestsAfter(0, 1);
+    expect((await storage.photosOfRequests([first.id])).map((p) => p.name).sort()).toEqual([own.image1, own.image2].sort());
+    expect((await storage.deliveriesOf([first.id])).map((m) => m.kind)).toEqual(['confirmation', 'desk', 'webhook']);
+    const toKlant = await storage.mailsByLimitKey('klant@example.com');
+    expect(toKlant.map((m) => m.kind)).toEqual(['confirmation', 'dealer']);
 
-    const erased = await storage.eraseRequests([held.requests[0].request.id]);
-    expect(erased).toMatchObject({ requests: 1, photos: 2, mails: expect.any(Array) });
+    await storage.rewriteRequest(first.id, '{"rewritten":true}');
+    expect((await storage.requestByReference('ref-own'))?.payload).toBe('{"rewritten":true}');
+    await storage.rewriteMail(toKlant[1].id, 'new subject', 'new body');
+    expect((await storage.mailsByLimitKey('klant@example.com'))[1]).toMatchObject({ subject: 'new subject', body: 'new body' });
+
+    const erased = await storage.eraseRequests([first.id]);
+    expect(erased).toMatchObject({ requests: 1, photos: 2 });
     expect(erased.mails).toHaveLength(3);
     expect(await storage.photos.read(own.image1)).toBeUndefined();
-    expect(await storage.eraseMails(held.otherMails.map((m) => m.id))).toBe(1);
-    expect(await storage.subjectData('klant@example.com')).toEqual({ requests: [], otherMails: [] });
-  });
-
-  it('holds one request by its reference with its photos and deliveries (show <reference>)', async () => {
-    const item = await request('ref-shown');
-    await store(item);
-    const held = await storage.heldRequest('ref-shown');
-    expect(held?.request).toMatchObject({ reference: 'ref-shown', payload: item.payload });
-    expect(held?.photos).toEqual([item.image1, item.image2].sort());
-    expect(held?.mails.map((m) => [m.kind, m.recipient])).toEqual(item.deliveries.map((d) => [d.kind, d.to]));
-    expect(await storage.heldRequest('no-such-ref')).toBeUndefined();
+    expect(await storage.eraseMails([toKlant[1].id])).toBe(1);
+    expect(await storage.mailsByLimitKey('klant@example.com')).toEqual([]);
+    await expect(storage.reclaim()).resolves.toBeUndefined();
   });
 
   it('finds requests past retention only once their deliveries ended', async () => {

@@ -1,7 +1,5 @@
-import type { Expression } from 'kysely';
-import type { HeldRows } from '../port';
-import type { StoredRequest } from '../records';
-import { requestsByIds, type Db } from './requests';
+import type { OutboxRow, PhotoRow } from '../records';
+import type { Db } from './requests';
 
 /** Requests created before `cutoff` whose deliveries all ended (sent or given up) before it. */
 export async function expiredRequests(db: Db, cutoff: number, limit: number): Promise<number[]> {
@@ -43,22 +41,24 @@ export async function eraseMailRows(db: Db, ids: readonly number[]): Promise<num
   return Number(numDeletedRows);
 }
 
-/**
- * Requests given with this address as the customer's (`clientEmail`: the payload's client_email, as the
- * backend reads a JSON field), any case, with their photos and mails; and mails to the address about other requests.
- */
-export async function subjectRows(db: Db, address: string, clientEmail: Expression<string>) {
-  const wanted = address.trim().toLowerCase();
-  const ids = (await db.selectFrom('requests').select('id').where((eb) => eb(eb.fn('lower', [clientEmail]), '=', wanted)).execute()).map((r) => r.id);
-  const requests: HeldRows[] = [];
-  for (const request of await requestsByIds(db, ids)) requests.push(await heldRows(db, request));
-  const toAddress = await db.selectFrom('outbox').selectAll().where((eb) => eb(eb.fn('lower', ['recipient']), '=', wanted)).orderBy('id').execute();
-  return { requests, otherMails: toAddress.filter((m) => !ids.includes(m.request_id)) };
+export function deliveriesOf(db: Db, ids: readonly number[]): Promise<OutboxRow[]> {
+  return ids.length === 0 ? Promise.resolve([]) : db.selectFrom('outbox').selectAll().where('request_id', 'in', ids).orderBy('id').execute();
 }
 
-/** A stored request with its photos' names and its outbox rows (mails and deliveries). */
-export async function heldRows(db: Db, request: StoredRequest): Promise<HeldRows> {
-  const photos = await db.selectFrom('photos').select('name').where('request_id', '=', request.id).orderBy('name').execute();
-  const mails = await db.selectFrom('outbox').selectAll().where('request_id', '=', request.id).orderBy('id').execute();
-  return { request, photos: photos.map((p) => p.name), mails };
+export function mailsByLimitKey(db: Db, key: string): Promise<OutboxRow[]> {
+  return db.selectFrom('outbox').selectAll().where('limit_key', '=', key).orderBy('id').execute();
+}
+
+export function photosOfRequests(db: Db, ids: readonly number[]): Promise<PhotoRow[]> {
+  return ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('photos').select(['name', 'created_at', 'request_id', 'owner', 'bytes']).where('request_id', 'in', ids).orderBy('name').execute();
+}
+
+export async function rewriteRequest(db: Db, id: number, payload: string): Promise<void> {
+  await db.updateTable('requests').set({ payload }).where('id', '=', id).execute();
+}
+
+export async function rewriteMail(db: Db, id: number, subject: string, body: string): Promise<void> {
+  await db.updateTable('outbox').set({ subject, body }).where('id', '=', id).execute();
 }

@@ -1,6 +1,7 @@
 import type { PhotoRow } from '../records';
 import type { MovedCounts, RequestBatch, Transfer } from '../transfer';
 import { pending } from './outbox';
+import { deliveriesOf, photosOfRequests } from './privacy';
 import { requestCount, type Db } from './requests';
 
 const PHOTO_COLUMNS = ['name', 'created_at', 'request_id', 'owner', 'bytes'] as const;
@@ -20,9 +21,8 @@ export function transferOf({ db, schemaVersion, insertPhotos, photoBytes }: Tran
     schemaVersion,
     requestCount: () => requestCount(db),
     photoRows: () => db.selectFrom('photos').select(PHOTO_COLUMNS).orderBy('name').execute(),
-    photosOfRequests: (ids) =>
-      ids.length === 0 ? Promise.resolve([]) : db.selectFrom('photos').select(PHOTO_COLUMNS).where('request_id', 'in', ids).orderBy('name').execute(),
-    mailsOfRequests: (ids) => (ids.length === 0 ? Promise.resolve([]) : db.selectFrom('outbox').selectAll().where('request_id', 'in', ids).orderBy('id').execute()),
+    photosOfRequests: (ids) => photosOfRequests(db, ids),
+    mailsOfRequests: (ids) => deliveriesOf(db, ids),
     importRequests: (batch) => db.transaction().execute((tx) => importBatch(tx, batch, insertPhotos)),
     keysAfter: async (of, after, limit) =>
       of === 'references'

@@ -34,7 +34,8 @@ export function openDatabase(dataDir: string, { readonly = false, existing = rea
   }
   const db = new (nodeSqlite().DatabaseSync)(path, { readOnly: readonly, timeout: 5000 });
   if (readonly) return db;
-  db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
+  // secure_delete: what is deleted (retention, erasure) is overwritten with zeros, not left in free pages.
+  db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON');
   // WAL is kept in the file: the server sets it when it makes the database; an existing one has it.
   if (existing) return db;
   db.exec('PRAGMA journal_mode = WAL');

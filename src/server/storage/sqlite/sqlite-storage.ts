@@ -17,6 +17,19 @@ import { memoryTally } from './memory-tally';
 import { SqlitePhotos } from './sqlite-photos';
 import { SqliteWriterThread } from './writer-thread';
 
+/**
+ * Copies the write-ahead log into the database and truncates it to nothing: the log still holds pages
+ * from before a deletion. A reader or writer busy at that moment holds it back: tried again for a while.
+ */
+async function emptyWal(db: Kysely<PortalDatabase>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const { rows } = await sql<{ busy: number }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+    if (rows[0]?.busy === 0) return;
+    if (attempt >= 50) throw new Error('the database stayed busy: its write-ahead log could not be emptied');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Photos arrive, and with SQLite stay, in this folder of DATA_DIR. */
 export const PHOTOS_DIR = 'photos';
 
@@ -55,11 +68,8 @@ export async function openSqliteStorage(
     },
     openWriter: (policy) => SqliteWriterThread.start(dataDir, policy),
     leaseDue: (channel, limit, busy, now) => dueDeliveries(db, channel, limit, busy, now),
-    ...sharedOperations({
-      db,
-      clientEmail: sql<string>`json_extract(payload, '$.client_email')`,
-      removePhotoBytes: (names) => photoStore().removeFiles(names),
-    }),
+    ...sharedOperations({ db, removePhotoBytes: (names) => photoStore().removeFiles(names) }),
+    reclaim: () => emptyWal(db),
     transfer: transferOf({
       db,
       schemaVersion: async () => appliedVersion(db, await hasMigrations()),

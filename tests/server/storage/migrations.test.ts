@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Kysely } from 'kysely';
+import { DatabaseState } from '../../../src/server/storage/database-state';
+import { migrate, type Migration, type MigrationPlan } from '../../../src/server/storage/migrate';
+import { openStorage } from '../../../src/server/storage/open-storage';
+import type { Storage } from '../../../src/server/storage/port';
+import { PortalPostgresDialect } from '../../../src/server/storage/postgres/kysely-dialect';
+import { POSTGRES_MIGRATIONS, POSTGRES_PLAN } from '../../../src/server/storage/postgres/migrations';
+import { openPool } from '../../../src/server/storage/postgres/pool';
+import type { PortalDatabase } from '../../../src/server/storage/schema';
+import { openDatabase } from '../../../src/server/storage/sqlite/connection';
+import { NodeSqliteDialect } from '../../../src/server/storage/sqlite/kysely-dialect';
+import { SQLITE_MIGRATIONS, SQLITE_PLAN } from '../../../src/server/storage/sqlite/migrations';
+import { BACKEND, backendEnv } from '../../support/backend';
+import { probeDatabase, type DatabaseProbe } from '../../support/database-probe';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function fresh(): Promise<{ dataDir: string; databaseUrl: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'migrations-'));
+  const backend = await backendEnv();
+  cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }), backend.drop);
+  return { dataDir, databaseUrl: backend.env.DATABASE_URL ?? '' };
+}
+
+async function open(where: { dataDir: string; databaseUrl: string }): Promise<Storage> {
+  const storage = await openStorage({ ...where, databasePoolSize: 2 });
+  cleanup.push(() => storage.close());
+  return storage;
+}
+
+function probe(where: { dataDir: string; databaseUrl: string }): DatabaseProbe {
+  const opened = probeDatabase(where);
+  cleanup.push(() => opened.close());
+  return opened;
+}
+
+/** The backend's own migration plan on a Kysely of the test's own, to run migrations by hand. */
+function migrator(where: { dataDir: string; databaseUrl: string }): { db: Kysely<PortalDatabase>; plan: MigrationPlan } {
+  const dialect =
+    BACKEND === 'sqlite' ? new NodeSqliteDialect(openDatabase(where.dataDir)) : new PortalPostgresDialect(openPool({ url: where.databaseUrl, poolSize: 1 }), new DatabaseState());
+  const db = new Kysely<PortalDatabase>({ dialect });
+  cleanup.push(() => db.destroy());
+  return { db, plan: BACKEND === 'sqlite' ? SQLITE_PLAN : POSTGRES_PLAN };
+}
+
+const MIGRATIONS: Migration[] = BACKEND === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS;
+const versions = async (p: DatabaseProbe) => (await p.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
+
+describe('versioned migrations (the backend under test)', () => {
+  it('applies each migration once, at the first start only', async () => {
+    const where = await fresh();
+    await open(where);
+    expect(await versions(probe(where))).toEqual(MIGRATIONS.map((m) => m.version));
+    const { db, plan } = migrator(where);
+    expect(await migrate(db, plan)).toEqual([]);
+    await open(where);
+    expect(await versions(probe(where))).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  it('rolls a failing migration back whole: none of its tables, no version recorded', async () => {
+    const where = await fresh();
+    await open(where);
+    const broken: Migration = { version: 999, name: 'broken', statements: ['CREATE TABLE half (a INTEGER)', 'SELECT * FROM missing'] };
+    const { db, plan } = migrator(where);
+    await expect(migrate(db, { ...plan, migrations: [...MIGRATIONS, broken] })).rejects.toThrow(/missing/);
+    expect(await versions(probe(where))).toEqual(MIGRATIONS.map((m) => m.version));
+    await expect(probe(where).all('SELECT * FROM half')).rejects.toThrow();
+  });
+
+  it('refuses a database a newer release migrated', async () => {
+    const where = await fresh();
+    await open(where);
+    await probe(where).run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [1000, 'from the future', 0]);
+    await expect(openStorage({ ...where, databasePoolSize: 1 })).rejects.toThrow(/schema version 1000, newer than this release knows/);
+  });
+
+  it.runIf(BACKEND === 'postgres')('lets instances that start together migrate one after the other', async () => {
+    const where = await fresh();
+    const both = await Promise.all([openStorage({ ...where, databasePoolSize: 2 }), openStorage({ ...where, databasePoolSize: 2 })]);
+    cleanup.push(() => Promise.all(both.map((s) => s.close())).then(() => {}));
+    expect(await versions(probe(where))).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  it.runIf(BACKEND === 'sqlite')('takes over a database made before versions were kept, adding its missing columns', async () => {
+    const where = await fresh();
+    // The first release's tables, with a request in them.
+    const old = new DatabaseSync(join(where.dataDir, 'requests.db'));
+    old.exec(`
+      CREATE TABLE photos (name TEXT PRIMARY KEY, created_at INTEGER NOT NULL, request_id INTEGER REFERENCES requests(id));
+      CREATE TABLE requests (id INTEGER PRIMARY KEY, reference TEXT NOT NULL UNIQUE, brand TEXT NOT NULL, variant TEXT NOT NULL,
+        locale TEXT NOT NULL, payload TEXT NOT NULL, idempotency_key TEXT UNIQUE, payload_hash TEXT NOT NULL, created_at INTEGER NOT NULL);
+      CREATE TABLE outbox (id INTEGER PRIMARY KEY, request_id INTEGER NOT NULL REFERENCES requests(id), kind TEXT NOT NULL,
+        recipient TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL, sent_at INTEGER, failed_at INTEGER, last_error TEXT);
+      INSERT INTO requests VALUES (1, 'ref-1', 'ilve', 'simple', 'nl', '{}', NULL, 'h', 0);
+      INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at) VALUES (1, 'confirmation', 'a@example.com', 's', 'b', 0);
+    `);
+    old.close();
+    const storage = await open(where);
+    const look = probe(where);
+    expect(await versions(look)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(await look.all('SELECT reference FROM requests')).toEqual([{ reference: 'ref-1' }]);
+    expect(await look.all('SELECT message_id, queued_at, channel, limit_key FROM outbox')).toEqual([
+      { message_id: null, queued_at: null, channel: 'mail', limit_key: 'a@example.com' },
+    ]);
+    expect(await storage.photos.unclaimedBytes('x')).toEqual({ total: 0, mine: 0 });
+  });
+});
+
+describe('both backends keep one schema history', () => {
+  it('the same versions and names, in order', () => {
+    const steps = (m: Migration[]) => m.map(({ version, name }) => ({ version, name }));
+    expect(steps(SQLITE_MIGRATIONS)).toEqual(steps(POSTGRES_MIGRATIONS));
+  });
+});
