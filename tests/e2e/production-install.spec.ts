@@ -5,7 +5,6 @@
  * through the writer thread.
  */
 import { execFileSync } from 'node:child_process';
-import { request } from 'node:http';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { buildServer } from '../../src/cli/build-server';
 import { png, simpleRequest, submit, uploadedName, jpegWithGps } from '../server/helpers';
 import { freePort } from '../support/free-port';
 import { ROOT, WEB_ROOT } from './support/paths';
+import { uploadInTwoParts } from '../support/upload-in-two-parts';
 import { exitOf, runNpm, waitForUrl } from './support/project-copy';
 
 describe('a production install', () => {
@@ -66,10 +66,11 @@ describe('a production install', () => {
       const start = runNpm(dir, ['start'], { PORT: port, HOST: '127.0.0.1', DATA_DIR: join(dir, `data-${signal}`), MIN_FREE_DISK_MB: '0', LOG_LEVEL: 'warn' });
       try {
         await waitForUrl(`http://127.0.0.1:${port}/healthz`, start, 60_000);
-        const upload = slowUpload(port, await png(), () => process.kill(start.child.pid!, signal));
+        const upload = uploadInTwoParts(port, await png(), () => process.kill(start.child.pid!, signal));
         const sentAt = Date.now();
         const code = await exitOf(start);
-        expect(await upload).toEqual({ status: 201, filename: expect.stringMatching(/\.png$/) });
+        const answer = await upload;
+        expect([answer.status, JSON.parse(answer.body)]).toEqual([201, { filename: expect.stringMatching(/\.png$/) }]);
         expect(code).toBe(0);
         expect(Date.now() - sentAt).toBeLessThan(10_000);
         // npm started the server in its own process group: no member of it is left.
@@ -82,31 +83,3 @@ describe('a production install', () => {
     }, 120_000);
   }
 });
-
-/** Uploads `photo` in two parts 400 ms apart; `between` runs 100 ms after the first. */
-function slowUpload(port: string, photo: Buffer, between: () => void): Promise<{ status: number; filename?: string }> {
-  const boundary = 'b0undary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/api/forms/images',
-        method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + photo.length + tail.length },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(JSON.parse(body) as { filename?: string }) }));
-      },
-    );
-    req.on('error', reject);
-    // The server reads the first part (the request is under way) before the signal.
-    req.write(Buffer.concat([head, photo.subarray(0, 50)]));
-    setTimeout(between, 100);
-    setTimeout(() => req.end(Buffer.concat([photo.subarray(50), tail])), 400);
-  });
-}

@@ -1,3 +1,6 @@
+import type { Selectable } from 'kysely';
+import type { OutboxTable, PhotosTable, RequestsTable } from './schema';
+
 /** Plain data that crosses the storage port (and SQLite's thread boundary). Times are ms since 1970. */
 
 /** A delivery to queue with its request, in the same transaction; composed above storage (delivery/). */
@@ -38,36 +41,10 @@ export type SubmitOutcome =
   /** The key was used before with a different request. */
   | { kind: 'key-conflict' };
 
-export interface StoredRequest {
-  id: number;
-  reference: string;
-  brand: string;
-  variant: string;
-  locale: string;
-  payload: string;
-  idempotency_key: string | null;
-  payload_hash: string;
-  created_at: number;
-}
+export type StoredRequest = Selectable<RequestsTable>;
 
 /** An outbox row as stored: one delivery of a request. */
-export interface OutboxRow {
-  id: number;
-  request_id: number;
-  kind: string;
-  channel: string;
-  recipient: string;
-  limit_key: string | null;
-  subject: string;
-  body: string;
-  attempts: number;
-  next_attempt_at: number;
-  sent_at: number | null;
-  failed_at: number | null;
-  last_error: string | null;
-  message_id: string | null;
-  queued_at: number | null;
-}
+export type OutboxRow = Selectable<OutboxTable>;
 
 /** A queued delivery that is due, with the request it carries. */
 export interface DueDelivery {
@@ -110,10 +87,4 @@ export interface OutboxFigures {
   oldestPendingAt: number | null;
 }
 
-export interface PhotoRow {
-  name: string;
-  created_at: number;
-  request_id: number | null;
-  owner: string | null;
-  bytes: number;
-}
+export type PhotoRow = Selectable<PhotosTable>;

@@ -1,28 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
-import type { PhotoFolder } from '../photo-folder';
+import { PhotoRowsStore } from '../photo-rows-store';
 import type { PhotoStore } from '../photo-store';
-import { removeUnclaimedRows, unclaimedBytes } from '../queries/photo-rows';
+import { removeUnclaimedRows } from '../queries/photo-rows';
 import type { Db } from '../queries/requests';
 import type { PhotoRow } from '../records';
 import type { PostgresDatabase } from './schema';
 
 /** PostgreSQL keeps a photo's bytes in its row; the folder only holds uploads while they are received. */
-export class PostgresPhotos implements PhotoStore {
-  constructor(
-    private readonly db: Db,
-    private readonly folder: PhotoFolder,
-  ) {}
-
-  tempPath(): string {
-    return this.folder.tempPath();
-  }
-
-  removeTemp(path: string): Promise<void> {
-    return this.folder.remove(path);
-  }
-
+export class PostgresPhotos extends PhotoRowsStore implements PhotoStore {
   async add(tempPath: string, extension: 'jpg' | 'png', owner: string, now = Date.now()): Promise<{ name: string; bytes: number }> {
     const data = await readFile(tempPath);
     const name = `${randomUUID()}.${extension}`;
@@ -49,10 +36,6 @@ export class PostgresPhotos implements PhotoStore {
       .where('name', 'in', names)
       .executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  unclaimedBytes(owner: string): Promise<{ total: number; mine: number }> {
-    return unclaimedBytes(this.db, owner);
   }
 
   async removeUnclaimedBefore(cutoff: number): Promise<number> {

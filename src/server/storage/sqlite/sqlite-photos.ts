@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import type { PhotoFolder } from '../photo-folder';
+import { PhotoRowsStore } from '../photo-rows-store';
 import type { PhotoStore } from '../photo-store';
-import { insertPhotoRow, photoNames, removeUnclaimedRows, unclaimedBytes } from '../queries/photo-rows';
+import { insertPhotoRow, photoNames, removeUnclaimedRows } from '../queries/photo-rows';
 import type { Db } from '../queries/requests';
 import type { PhotoRow } from '../records';
 
@@ -11,20 +11,7 @@ const missing = (error: NodeJS.ErrnoException) => {
 };
 
 /** SQLite keeps a photo's bytes as a file in DATA_DIR/photos, its row in the database. */
-export class SqlitePhotos implements PhotoStore {
-  constructor(
-    private readonly db: Db,
-    private readonly folder: PhotoFolder,
-  ) {}
-
-  tempPath(): string {
-    return this.folder.tempPath();
-  }
-
-  removeTemp(path: string): Promise<void> {
-    return this.folder.remove(path);
-  }
-
+export class SqlitePhotos extends PhotoRowsStore implements PhotoStore {
   async add(tempPath: string, extension: 'jpg' | 'png', owner: string, now = Date.now()): Promise<{ name: string; bytes: number }> {
     const { name, bytes } = await this.folder.commit(tempPath, extension);
     try {
@@ -42,10 +29,6 @@ export class SqlitePhotos implements PhotoStore {
 
   async size(name: string): Promise<number | undefined> {
     return (await stat(this.folder.pathOf(name)).catch(missing))?.size;
-  }
-
-  unclaimedBytes(owner: string): Promise<{ total: number; mine: number }> {
-    return unclaimedBytes(this.db, owner);
   }
 
   async removeUnclaimedBefore(cutoff: number): Promise<number> {
