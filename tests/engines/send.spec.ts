@@ -1,0 +1,53 @@
+/**
+ * Fill and send, in each engine: both variants with two photos, stored and
+ * mailed; the NL address lookup filling street and city (fake PDOK).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locale } from '../../src/core/types';
+import { KNOWN_ADDRESSES } from '../e2e/support/fake-pdok';
+import { CONFIRMATION_SENT_TEXT, SUCCESS_TEXT, brandById, uniqueEmail } from '../e2e/support/fixtures';
+import { engineSuite } from './support/engine-suite';
+import { SUBMIT, field, fillValidForm, openForm, writeTestFiles, type TestFiles } from './support/form-steps';
+
+const suite = engineSuite();
+let files: TestFiles;
+beforeAll(async () => {
+  files = await writeTestFiles();
+});
+afterAll(() => files?.remove());
+
+describe.each([
+  ['kuppersbusch', 'nl'],
+  ['ilve', 'fr'],
+] as [string, Locale][])('%s (%s)', (brandId, locale) => {
+  const brand = brandById(brandId);
+
+  it(`${brand.variant} form: filled with two photos, sent, stored and confirmed`, () =>
+    suite.withPage(async (page) => {
+      const email = uniqueEmail(`${suite.engine}-${brandId}`);
+      await openForm(page, suite.portal.baseUrl, brandId, locale, 'be');
+      const names = await fillValidForm(page, brand, email, files);
+      expect(names[0]).toMatch(/^[0-9a-f-]{36}\.jpg$/);
+      expect(names[1]).toMatch(/^[0-9a-f-]{36}\.png$/);
+      await page.click(SUBMIT);
+      await expect.poll(() => page.text('main'), { timeout: 15_000 }).toContain(SUCCESS_TEXT[locale]);
+      expect(await page.text('main')).toContain(`${CONFIRMATION_SENT_TEXT[locale]} ${email}`);
+      expect(await page.count('form')).toBe(0);
+
+      const rows = suite.portal.storedRequests(email);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].payload).toMatchObject({ last_name: 'Jansen', client_email: email, country: 'be', image1: names[0], image2: names[1] });
+      await expect.poll(() => suite.portal.outboxMails(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    }));
+
+  it(`${brand.variant} form: the address lookup fills street and city for the Netherlands`, () =>
+    suite.withPage(async (page) => {
+      const address = KNOWN_ADDRESSES[0];
+      await openForm(page, suite.portal.baseUrl, brandId, locale, 'nl');
+      await page.fill(field('postal_code'), `${address.postcode.slice(0, 4)} ${address.postcode.slice(4)}`);
+      await page.fill(field('house_number'), String(address.huisnummer));
+      await expect.poll(() => page.value(field('street_name')), { timeout: 5_000 }).toBe(address.straatnaam);
+      expect(await page.value(field('city'))).toBe(address.woonplaatsnaam);
+      expect(suite.portal.pdok.queries.at(-1)?.get('q')).toMatch(new RegExp(`${address.postcode}.*${address.huisnummer}`));
+    }));
+});

@@ -1,0 +1,101 @@
+/** The customer's steps on the repair form, written once against the Driver interface. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Brand, Locale } from '../../../src/core/types';
+import { photoFiles, validValues } from '../../e2e/support/fixtures';
+import { SUBMIT, field } from '../../e2e/support/form-page';
+import { boxOf } from './dom-reads';
+import type { Driver } from './driver';
+
+export { SUBMIT, field, fieldError } from '../../e2e/support/form-page';
+
+/** Polls `check` until it gives a truthy value, and returns that value. */
+export async function waitUntil<T>(check: () => Promise<T>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      last = err; // e.g. the page is between two documents
+    }
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}${last ? `; last error: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** React has attached to the prerendered form (its fiber keys are on the DOM nodes). */
+export function waitForHydration(page: Driver): Promise<boolean> {
+  return waitUntil(
+    () =>
+      page.evaluate((selector) => {
+        const el = document.querySelector(selector);
+        return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
+      }, SUBMIT),
+    'the form to hydrate',
+    15_000,
+  );
+}
+
+export async function openForm(page: Driver, baseUrl: string, brandId: string, locale: Locale, country: string): Promise<void> {
+  await page.goto(`${baseUrl}/${brandId}/${locale}/${country}`);
+  await waitForHydration(page);
+}
+
+export async function fillValues(page: Driver, values: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(values)) await page.fill(field(name), value);
+}
+
+/** Chooses a photo and waits until the server's file name is in the hidden image field. */
+export async function uploadPhoto(page: Driver, index: 1 | 2, path: string): Promise<string> {
+  await page.upload(field(`upload_${index}`), [path]);
+  return waitUntil(() => page.value(field(`image${index}`)), `photo ${index} to be stored`, 15_000);
+}
+
+/** Every field a valid request needs, both photos included. Returns the stored file names. */
+export async function fillValidForm(page: Driver, brand: Brand, email: string, photos: TestFiles): Promise<string[]> {
+  await fillValues(page, validValues(brand, email));
+  if (brand.brandField.mode === 'choice') await page.selectOption(field('brand'), brand.brandField.options.at(-1)!);
+  if (brand.variant === 'extended') await page.click(field('isAkkoord'));
+  return [await uploadPhoto(page, 1, photos.jpeg), await uploadPhoto(page, 2, photos.png)];
+}
+
+/**
+ * Presses the element as a person does: the pointer to its centre (scrolled
+ * into view first, if need be), down, held `holdMs`, up wherever that point
+ * now is. Nothing waits for the page between down and up.
+ */
+export async function humanPress(page: Driver, selector: string, holdMs = 150): Promise<void> {
+  await page.reveal(selector);
+  const box = await page.evaluate(boxOf, selector);
+  await page.press(box.x + box.width / 2, box.y + box.height / 2, holdMs);
+}
+
+/** Files a customer might choose, on disk: the browsers' file pickers take paths. */
+export interface TestFiles {
+  jpeg: string;
+  png: string;
+  /** Not an image at all: refused by the page before upload. */
+  text: string;
+  /** Named and typed as a JPEG, yet no image: the page sends it, the server refuses it. */
+  brokenJpeg: string;
+  remove(): void;
+}
+
+export async function writeTestFiles(): Promise<TestFiles> {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-engines-'));
+  const [jpeg, png] = await photoFiles();
+  const files = {
+    jpeg: join(dir, jpeg.name),
+    png: join(dir, png.name),
+    text: join(dir, 'notitie.txt'),
+    brokenJpeg: join(dir, 'kapot.jpg'),
+  };
+  writeFileSync(files.jpeg, jpeg.buffer);
+  writeFileSync(files.png, png.buffer);
+  writeFileSync(files.text, 'geen foto');
+  writeFileSync(files.brokenJpeg, 'geen foto, wel een .jpg');
+  return { ...files, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+import { ENGINE_NAMES } from './tests/engines/support/driver.ts';
+
+/**
+ * The core customer journeys (tests/engines/*.spec.ts) in every engine:
+ * Chromium (playwright-core), Firefox ESR (puppeteer-core over WebDriver
+ * BiDi), WebKitGTK (webdriverio over WebDriver, on its own Xvfb display).
+ * One project per engine runs each file once; a file starts one portal and
+ * one browser. `--project webkit` runs one engine. The full browser suite
+ * (vitest.e2e.config.ts) stays in Chromium.
+ */
+export default defineConfig({
+  test: {
+    environment: 'node',
+    globalSetup: ['tests/e2e/support/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    maxWorkers: 2,
+    fileParallelism: true,
+    reporters: ['default'],
+    projects: ENGINE_NAMES.map((engine) => ({
+      extends: true,
+      test: { name: engine, include: ['tests/engines/**/*.spec.ts'], provide: { engine } },
+    })),
+  },
+});
