@@ -107,7 +107,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   const intake = new Intake(store, new RequestValidator(), mailCap, {
     accepted: (brand) => metrics.requestAccepted(brand),
     withheld: (brand, mails) => metrics.mailsWithheld(brand, mails),
-  });
+  }, config.timeZone);
   const stopSweep = schedulePhotoSweep(photos, { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs }, app.log);
   const stopRetention = scheduleRetention(
     { storage, dataDir: config.dataDir },

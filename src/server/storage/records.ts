@@ -65,6 +65,8 @@ export interface DueDelivery {
   messageId: string;
   reference: string;
   brand: string;
+  /** The request's language (nl, fr): its customer's mails are written in it. */
+  locale: string;
   /** The stored request as JSON. */
   payload: string;
 }
