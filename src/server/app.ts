@@ -167,8 +167,8 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
     brands,
     pages,
     async confirmation(req, route) {
-      const email = await sent.sentTo(req, route.brand.id);
-      return email ? seeded.confirmation(route, email) : undefined;
+      const request = await sent.confirmed(req, route.brand.id);
+      return request ? seeded.confirmation(route, request) : undefined;
     },
     submissionKey: (req, reply) => keys.issue(req, reply),
   });

@@ -23,6 +23,8 @@ export interface FormState {
   uploads: Uploads;
   thumbnails: Thumbnails;
   sentTo: string;
+  /** The sent request's reference; empty when unknown (the panel then shows none). */
+  reference: string;
   /** Success reached by this page's own submit (not a reload): the panel takes focus. */
   focusSuccess: boolean;
   /** Said by the polite live region. */
@@ -45,7 +47,7 @@ export function attemptFor(previous: Attempt | null, body: string, newKey: strin
 
 export type FormEvent =
   | UploadEvent
-  | { type: 'sentFound'; email: string; settings: RuntimeSettings }
+  | { type: 'sentFound'; email: string; reference?: string; settings: RuntimeSettings }
   | { type: 'pickedUp'; settings: RuntimeSettings; countryChosen: boolean; data?: RepairFormData; thumbnails?: Thumbnails }
   | { type: 'edited'; data: RepairFormData }
   | { type: 'touched'; names: Iterable<string> }
@@ -56,7 +58,7 @@ export type FormEvent =
   | { type: 'rejected'; firstError?: string }
   | { type: 'sending'; attempt: Attempt; message: string }
   | { type: 'failed' }
-  | { type: 'sent'; email: string };
+  | { type: 'sent'; email: string; reference?: string };
 
 export interface FormStart {
   formData: RepairFormData;
@@ -64,9 +66,10 @@ export interface FormStart {
   touched?: Iterable<string>;
   errors?: FieldErrors;
   sentTo?: string;
+  reference?: string;
 }
 
-export function initialFormState({ formData, touched = [], errors = {}, sentTo }: FormStart): FormState {
+export function initialFormState({ formData, touched = [], errors = {}, sentTo, reference }: FormStart): FormState {
   return {
     phase: sentTo ? 'success' : 'editing',
     formData,
@@ -78,6 +81,7 @@ export function initialFormState({ formData, touched = [], errors = {}, sentTo }
     uploads: {},
     thumbnails: {},
     sentTo: sentTo ?? '',
+    reference: reference ?? '',
     focusSuccess: false,
     announcement: '',
     focusRequest: null,
@@ -95,7 +99,7 @@ function withTouched(state: FormState, names: Iterable<string>): FormState {
 export function formReducer(state: FormState, event: FormEvent): FormState {
   switch (event.type) {
     case 'sentFound':
-      return { ...state, settings: event.settings, hydrated: true, sentTo: event.email, phase: 'success' };
+      return { ...state, settings: event.settings, hydrated: true, sentTo: event.email, reference: event.reference ?? '', phase: 'success' };
     case 'pickedUp':
       return {
         ...state,
@@ -130,7 +134,7 @@ export function formReducer(state: FormState, event: FormEvent): FormState {
     case 'failed':
       return { ...state, phase: 'error', announcement: '', focusRequest: { target: 'notice' } };
     case 'sent':
-      return { ...state, phase: 'success', sentTo: event.email, focusSuccess: true };
+      return { ...state, phase: 'success', sentTo: event.email, reference: event.reference ?? '', focusSuccess: true };
     default:
       return { ...state, uploads: reduceUploads(state.uploads, event) };
   }
