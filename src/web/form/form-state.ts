@@ -15,6 +15,15 @@ export interface FormState {
   /** All current errors; only those of touched fields show. */
   errors: FieldErrors;
   touched: ReadonlySet<string>;
+  /**
+   * What the page shows: the errors of touched fields, held as they were
+   * while a pointer is pressing (hooks/use-press-hold.ts). Errors and the
+   * extended form's panel take room, so a change during a press would move
+   * the pressed control from under the pointer and lose the click.
+   */
+  shownErrors: FieldErrors;
+  /** A pointer is down, or its click has not run yet. */
+  pressing: boolean;
   /** The customer picked the country (kept with the draft: it then survives another country's route). */
   countryChosen: boolean;
   /** Browser-only state has been read: from then on every edit is kept as a draft. */
@@ -52,6 +61,8 @@ export type FormEvent =
   | { type: 'edited'; data: RepairFormData }
   | { type: 'touched'; names: Iterable<string> }
   | { type: 'validated'; errors: FieldErrors }
+  | { type: 'pressStarted' }
+  | { type: 'pressEnded' }
   | { type: 'announced'; message: string }
   | { type: 'thumbnailsSaved'; thumbnails: Thumbnails }
   | { type: 'waitingForUploads'; message: string }
@@ -70,11 +81,14 @@ export interface FormStart {
 }
 
 export function initialFormState({ formData, touched = [], errors = {}, sentTo, reference }: FormStart): FormState {
+  const touchedSet = new Set(touched);
   return {
     phase: sentTo ? 'success' : 'editing',
     formData,
     errors,
-    touched: new Set(touched),
+    touched: touchedSet,
+    shownErrors: errorsOfTouched(errors, touchedSet),
+    pressing: false,
     countryChosen: false,
     hydrated: false,
     settings: { apiBase: '', addressLookupUrl: DEFAULT_ADDRESS_LOOKUP_URL },
@@ -89,6 +103,32 @@ export function initialFormState({ formData, touched = [], errors = {}, sentTo, 
   };
 }
 
+function errorsOfTouched(errors: FieldErrors, touched: ReadonlySet<string>): FieldErrors {
+  const shown: FieldErrors = {};
+  for (const [name, messages] of Object.entries(errors)) if (touched.has(name) && messages.length) shown[name] = messages;
+  return shown;
+}
+
+function sameErrors(a: FieldErrors, b: FieldErrors): boolean {
+  const names = Object.keys(a);
+  return (
+    names.length === Object.keys(b).length &&
+    names.every((name) => a[name].length === b[name]?.length && a[name].every((message, i) => message === b[name][i]))
+  );
+}
+
+/**
+ * Brings the shown errors up to date, unless a press is going on. A rejected
+ * submit shows them at once: its click has ended the press, and focus goes
+ * to the first field in error in the same render.
+ */
+function withShownErrors(state: FormState, event: FormEvent): FormState {
+  if (state.pressing && event.type !== 'rejected') return state;
+  const shown = errorsOfTouched(state.errors, state.touched);
+  // Unchanged errors keep their identity: no re-render of every field.
+  return sameErrors(shown, state.shownErrors) ? state : { ...state, shownErrors: shown };
+}
+
 function withTouched(state: FormState, names: Iterable<string>): FormState {
   const merged = new Set(state.touched);
   for (const name of names) merged.add(name);
@@ -97,6 +137,11 @@ function withTouched(state: FormState, names: Iterable<string>): FormState {
 }
 
 export function formReducer(state: FormState, event: FormEvent): FormState {
+  const next = step(state, event);
+  return next === state ? state : withShownErrors(next, event);
+}
+
+function step(state: FormState, event: FormEvent): FormState {
   switch (event.type) {
     case 'sentFound':
       return { ...state, settings: event.settings, hydrated: true, sentTo: event.email, reference: event.reference ?? '', phase: 'success' };
@@ -117,6 +162,10 @@ export function formReducer(state: FormState, event: FormEvent): FormState {
       return withTouched(state, event.names);
     case 'validated':
       return { ...state, errors: event.errors };
+    case 'pressStarted':
+      return state.pressing ? state : { ...state, pressing: true };
+    case 'pressEnded':
+      return state.pressing ? { ...state, pressing: false } : state;
     case 'announced':
       return { ...state, announcement: event.message };
     case 'thumbnailsSaved':

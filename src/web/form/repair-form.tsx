@@ -118,12 +118,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
               {t('form.submitError')}
             </div>
           )}
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={submitting}
-            onPointerDown={form.onPointerDown}
-          >
+          <button type="submit" className="button button--primary" disabled={submitting}>
             {submitting && <span className="spinner" aria-hidden="true" />}
             {t('form.submit')}
           </button>

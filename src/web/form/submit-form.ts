@@ -9,11 +9,10 @@ import { newUuid, submitRepairRequest } from './submit-request';
  * send, then success or the error notice. Each step is an event of form-state.ts.
  */
 export async function submitForm(deps: FormDeps, handlers: Pick<FormHandlers, 'validateNow'>, allFields: string[]): Promise<void> {
-  const { brand, locale, t, validation, store, uploads, pressGuard } = deps;
+  const { brand, locale, t, validation, store, uploads } = deps;
   const { dispatch, read } = store;
   // One press at a time: every wait below happens in the submitting phase.
   if (read().phase === 'submitting') return;
-  pressGuard.drop();
   if (uploads.running().length) {
     // Never send without the file names: wait for the photos still on their way.
     dispatch({ type: 'waitingForUploads', message: t('form.waitingForUpload') });
