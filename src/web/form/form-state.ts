@@ -32,6 +32,8 @@ export interface FormState {
   uploads: Uploads;
   thumbnails: Thumbnails;
   sentTo: string;
+  /** The sent request's reference; empty when unknown (the panel then shows none). */
+  reference: string;
   /** Success reached by this page's own submit (not a reload): the panel takes focus. */
   focusSuccess: boolean;
   /** Said by the polite live region. */
@@ -54,7 +56,7 @@ export function attemptFor(previous: Attempt | null, body: string, newKey: strin
 
 export type FormEvent =
   | UploadEvent
-  | { type: 'sentFound'; email: string; settings: RuntimeSettings }
+  | { type: 'sentFound'; email: string; reference?: string; settings: RuntimeSettings }
   | { type: 'pickedUp'; settings: RuntimeSettings; countryChosen: boolean; data?: RepairFormData; thumbnails?: Thumbnails }
   | { type: 'edited'; data: RepairFormData }
   | { type: 'touched'; names: Iterable<string> }
@@ -67,7 +69,7 @@ export type FormEvent =
   | { type: 'rejected'; firstError?: string }
   | { type: 'sending'; attempt: Attempt; message: string }
   | { type: 'failed' }
-  | { type: 'sent'; email: string };
+  | { type: 'sent'; email: string; reference?: string };
 
 export interface FormStart {
   formData: RepairFormData;
@@ -75,9 +77,10 @@ export interface FormStart {
   touched?: Iterable<string>;
   errors?: FieldErrors;
   sentTo?: string;
+  reference?: string;
 }
 
-export function initialFormState({ formData, touched = [], errors = {}, sentTo }: FormStart): FormState {
+export function initialFormState({ formData, touched = [], errors = {}, sentTo, reference }: FormStart): FormState {
   const touchedSet = new Set(touched);
   return {
     phase: sentTo ? 'success' : 'editing',
@@ -92,6 +95,7 @@ export function initialFormState({ formData, touched = [], errors = {}, sentTo }
     uploads: {},
     thumbnails: {},
     sentTo: sentTo ?? '',
+    reference: reference ?? '',
     focusSuccess: false,
     announcement: '',
     focusRequest: null,
@@ -140,7 +144,7 @@ export function formReducer(state: FormState, event: FormEvent): FormState {
 function step(state: FormState, event: FormEvent): FormState {
   switch (event.type) {
     case 'sentFound':
-      return { ...state, settings: event.settings, hydrated: true, sentTo: event.email, phase: 'success' };
+      return { ...state, settings: event.settings, hydrated: true, sentTo: event.email, reference: event.reference ?? '', phase: 'success' };
     case 'pickedUp':
       return {
         ...state,
@@ -179,7 +183,7 @@ function step(state: FormState, event: FormEvent): FormState {
     case 'failed':
       return { ...state, phase: 'error', announcement: '', focusRequest: { target: 'notice' } };
     case 'sent':
-      return { ...state, phase: 'success', sentTo: event.email, focusSuccess: true };
+      return { ...state, phase: 'success', sentTo: event.email, reference: event.reference ?? '', focusSuccess: true };
     default:
       return { ...state, uploads: reduceUploads(state.uploads, event) };
   }

@@ -79,7 +79,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   );
 
   if (state.phase === 'success') {
-    return <SuccessPanel email={state.sentTo} t={t} takeFocus={state.focusSuccess} />;
+    return <SuccessPanel email={state.sentTo} reference={state.reference} t={t} takeFocus={state.focusSuccess} />;
   }
 
   const submitting = state.phase === 'submitting';

@@ -28,19 +28,20 @@ export async function submitForm(deps: FormDeps, handlers: Pick<FormHandlers, 'v
   const body = shapeRequest(read().formData, validation.schema, brand, locale);
   const attempt = attemptFor(read().attempt, JSON.stringify(body), newUuid());
   dispatch({ type: 'sending', attempt, message: t('form.submitting') });
+  let reference: string | undefined;
   try {
-    await submitRepairRequest({
+    ({ reference } = await submitRepairRequest({
       apiBase: read().settings.apiBase,
       brandId: brand.id,
       body,
       idempotencyKey: attempt.key,
       locale,
-    });
+    }));
   } catch {
     dispatch({ type: 'failed' });
     return;
   }
-  saveSent(brand.id, { email: body.client_email });
+  saveSent(brand.id, { email: body.client_email, reference });
   clearDraft(brand.id);
-  dispatch({ type: 'sent', email: body.client_email });
+  dispatch({ type: 'sent', email: body.client_email, reference });
 }

@@ -61,6 +61,7 @@ export function useRepairFormState({ brand, locale, country, t, validation, seed
       errors: seed?.errors,
       touched: seed ? allFields : [],
       sentTo: seed?.sentTo,
+      reference: seed?.reference,
     }),
   );
   const { state, dispatch, read } = store;
