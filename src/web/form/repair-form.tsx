@@ -17,7 +17,7 @@ import { ObjectFieldTemplate } from './templates/object-field-template';
 import { PostNotice } from './templates/post-notice';
 import { SuccessPanel } from './templates/success-panel';
 import { loadFormValidation } from './validation';
-import { PhotoUploadField } from './widgets/photo-upload/photo-upload-field';
+import { PhotoUploadField } from './fields/photo-upload-field';
 import { SelectWidget } from './widgets/select/select-widget';
 import { TermsCheckboxWidget } from './widgets/terms-checkbox/terms-checkbox-widget';
 import { TextareaWidget } from './widgets/textarea/textarea-widget';
