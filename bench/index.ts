@@ -54,8 +54,10 @@ async function main(): Promise<void> {
     ['server', serverFigures],
     ['delivery', runDeliveryBench],
   ];
+  // `npm run bench -- web delivery` runs those sections only.
+  const only = process.argv.slice(2);
   const figures: BenchFigure[] = [];
-  for (const [name, run] of sections) {
+  for (const [name, run] of sections.filter(([name]) => only.length === 0 || only.includes(name))) {
     console.log(`\n== ${name}`);
     try {
       const found = await run();

@@ -3,8 +3,8 @@
  * - gzip JavaScript each brand page loads before it is usable (the built
  *   HTML's module scripts and modulepreloads plus their static imports), and
  *   the biggest modules in it (from a sourcemapped build of the same config);
- * - LCP and CLS in Chromium with 4x CPU slowdown and a slow-4G profile,
- *   against the real intake server;
+ * - Lighthouse's mobile figures (performance, FCP, LCP, TBT, CLS, unused
+ *   script) on one page of each form variant, against the real intake server;
  * - blur-to-error with an 8,000-character description: submit → every error
  *   shown (one whole-form validation), and blur → that field's error shown.
  */
@@ -17,13 +17,14 @@ import { build } from 'vite';
 import { buildIfStale, snapshotWebRoot } from '../tests/e2e/support/global-setup';
 import { launchChromium } from '../tests/e2e/support/browser';
 import { BRANDS } from '../tests/e2e/support/fixtures';
-import { SUBMIT, field, openBrandPage, waitForHydration } from '../tests/e2e/support/form-page';
+import { SUBMIT, field, openBrandPage } from '../tests/e2e/support/form-page';
 import { ROOT, WEB_ROOT } from '../tests/e2e/support/paths';
 import { startPortal, type Portal } from '../tests/e2e/support/portal';
 import type { BenchFigure } from './figures';
 import { attribute, sizesByGroup, type ModuleSize } from './sourcemap-attribution';
 import { photoUploadFigures } from './photo-bench';
 import { wireFigures } from './wire-bytes';
+import { lighthouseFigures, lighthouseScores } from './lighthouse-bench';
 
 /** tsx (esbuild keepNames) wraps named functions in __name(); functions sent to page.evaluate need it in the page. */
 const KEEP_NAMES_SHIM = 'globalThis.__name = globalThis.__name || ((fn) => fn);';
@@ -35,6 +36,8 @@ export function pageScripts(html: string): string[] {
   const urls = new Set<string>();
   for (const m of html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)) urls.add(m[1]);
   for (const m of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) urls.add(m[1]);
+  // Fetched by the page's loader once it has painted (src/web/main.tsx), before it is usable.
+  for (const m of html.matchAll(/<meta name="portal:modules" content="([^"]+)"/g)) for (const url of m[1].split(' ')) urls.add(url);
   return [...urls];
 }
 
@@ -104,84 +107,6 @@ async function biggestModules(): Promise<ModuleSize[]> {
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
-}
-
-/** Lighthouse's mobile "slow 4G" as DevTools applies it: 150 ms RTT × 3.75, 1.6 Mbps × 0.9 down, 750 kbps × 0.9 up. */
-const SLOW_4G = {
-  offline: false,
-  latency: 562.5,
-  downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8,
-  uploadThroughput: (750 * 1024 * 0.9) / 8,
-};
-
-async function loadMetrics(browser: Browser, baseUrl: string, path: string): Promise<{ lcp: number; cls: number; lcpElement: string }> {
-  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-  try {
-    await context.addInitScript(KEEP_NAMES_SHIM);
-    const page = await context.newPage();
-    page.on('crash', () => console.error(`page crashed while measuring ${path}`));
-    await page.addInitScript(() => {
-      const w = window as unknown as { __lcp: number; __lcpEl: string; __cls: number };
-      w.__lcp = 0;
-      w.__cls = 0;
-      w.__lcpEl = '';
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as (PerformanceEntry & { element?: Element })[]) {
-          w.__lcp = e.startTime;
-          w.__lcpEl = e.element ? `${e.element.tagName.toLowerCase()}.${[...e.element.classList].join('.')}` : '';
-        }
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-      // CLS as Chromium reports it: the largest session window (gap < 1 s, window < 5 s).
-      let session = 0;
-      let first = 0;
-      let last = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-          if (e.hadRecentInput) continue;
-          if (session && (e.startTime - last > 1000 || e.startTime - first > 5000)) session = 0;
-          if (!session) first = e.startTime;
-          session += e.value;
-          last = e.startTime;
-          w.__cls = Math.max(w.__cls, session);
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    await page.goto(`${baseUrl}${path}`, { waitUntil: 'load', timeout: 60_000 });
-    await waitForHydration(page, SUBMIT, 60_000);
-    await page.waitForTimeout(1500);
-    return await page.evaluate(() => {
-      const w = window as unknown as { __lcp: number; __lcpEl: string; __cls: number };
-      return { lcp: w.__lcp, cls: w.__cls, lcpElement: w.__lcpEl };
-    });
-  } finally {
-    await context.close();
-  }
-}
-
-async function lcpClsFigures(browser: Browser, portal: Portal): Promise<BenchFigure[]> {
-  const figures: BenchFigure[] = [];
-  const cls: string[] = [];
-  let worstCls = 0;
-  for (const brand of BRANDS) {
-    const m = await loadMetrics(browser, portal.baseUrl, `/${brand.id}/nl/be`);
-    figures.push({
-      name: `LCP, /${brand.id}/nl/be (4x CPU, slow 4G)`,
-      value: Math.round(m.lcp),
-      unit: 'ms',
-      budgetKey: 'web.lcpMs',
-      better: 'lower',
-      detail: `LCP element ${m.lcpElement || '?'}`,
-    });
-    cls.push(`${brand.id} ${m.cls.toFixed(3)}`);
-    worstCls = Math.max(worstCls, m.cls);
-  }
-  figures.push({ name: 'CLS, worst brand page (4x CPU, slow 4G)', value: Math.round(worstCls * 1000) / 1000, unit: '', budgetKey: 'web.cls', better: 'lower', detail: cls.join(', ') });
-  return figures;
 }
 
 const DESCRIPTION = 'De oven wordt niet meer warm en geeft een foutcode. '.repeat(200).slice(0, 8000);
@@ -269,7 +194,7 @@ export async function runWebBench(): Promise<BenchFigure[]> {
     const [portal, browser] = await Promise.all([startPortal(), launchChromium()]);
     try {
       figures.push(...(await wireFigures(portal.baseUrl, snapshot.dir, initialChunks)));
-      figures.push(...(await lcpClsFigures(browser, portal)));
+      figures.push(...lighthouseFigures(await lighthouseScores(portal.baseUrl)));
       figures.push(...(await blurToErrorFigures(browser, portal)));
       figures.push(...(await photoUploadFigures(browser, portal)));
     } finally {

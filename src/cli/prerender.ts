@@ -48,10 +48,13 @@ export function fillTemplate(template: string, page: RenderedPage, preloads: str
   // React puts resource hints (e.g. <link rel="preload" as="image">) before the app's markup;
   // they belong in <head>, and #root must hold exactly what the client hydrates.
   const hints = /^(?:<link\b[^>]*>)+/.exec(page.html)?.[0] ?? '';
-  // The form variant is a dynamic import: fetch it with the entry, not after it runs.
-  const modulePreloads = preloads
-    .filter((url) => !template.includes(`href="${url}"`))
-    .map((url) => `<link rel="modulepreload" crossorigin href="${escapeHtml(url)}">`).join('');
+  // The app and the form variant are dynamic imports. They are named here, not fetched: the
+  // page's loader (src/web/main.tsx) preloads them once the first frame is painted, so nothing
+  // but the stylesheet and the logo competes with what the first paint needs.
+  const urls = preloads.filter((url) => !template.includes(`href="${url}"`));
+  const modulePreloads = urls.length > 0 ? `<meta name="portal:modules" content="${escapeHtml(urls.join(' '))}" />` : '';
+  // The loader itself runs after the parse: it need not go before the stylesheet and the logo either.
+  replace(/<script type="module" crossorigin/, '<script type="module" fetchpriority="low" crossorigin');
   replace(/<\/head>/, `${modulePreloads}${hints}</head>`);
   replace(/<div id="root"><\/div>/, `<div id="root">${page.html.slice(hints.length)}</div>`);
   return template;

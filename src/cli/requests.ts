@@ -8,7 +8,7 @@ import './supported-node.mjs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LOCALE, isLocale, LOCALES } from '../core/locale';
-import type { StoreConfig } from '../server/config';
+import { storedReference } from '../core/reference';
 import { eraseSubject } from '../server/privacy/erasure';
 import type { Storage } from '../server/storage/port';
 import { CommandError, runCommand } from './requests/command-error';
@@ -17,7 +17,7 @@ import { eraseReport } from './requests/erase-report';
 import { exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { showRequest, showSubject } from './requests/show';
-import { openStaffStore, storeConfig } from './requests/staff-store';
+import { openStaffStore, storeConfig, type StaffConfig } from './requests/staff-store';
 
 /** Each command's form and the options it takes. */
 const COMMANDS: Record<string, { usage: string; options: string[]; positionals: [min: number, max: number] }> = {
@@ -37,7 +37,8 @@ const HELP = `usage: npm run requests -- <command>
   export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr] [--separator ';'|',']
                                   every stored request: CSV for a spreadsheet (the default: UTF-8 with BOM, ';', headers
                                   in Dutch or French, times in the portal's time zone) or JSON lines; --out writes FILE
-  show <reference>                that request with its deliveries and its photos' names, as JSON
+  show <reference>                that request with its deliveries and its photos' names, as JSON (times in the portal's time zone);
+                                  the reference in any case, with or without spaces and dashes (k7qm 4xrt 9p)
   show --email <address>          everything held about one person (subject-access request), as JSON
                                   (either: --photos-to FOLDER writes the photos there)
   erase --email <address>         removes everything held about that person; reports counts per table
@@ -88,7 +89,7 @@ function parse(args: string[]): { command: string; operand: string | undefined; 
   return { command, operand: operands[0], values };
 }
 
-function exportOptions(values: Values): ExportOptions {
+function exportOptions(values: Values): Omit<ExportOptions, 'timeZone'> {
   const { format = 'csv', language = DEFAULT_LOCALE, separator = ';', out, force = false } = values;
   if (format !== 'csv' && format !== 'jsonl') throw misused(`--format must be csv or jsonl, not "${format}"`, 'export');
   if (!isLocale(language)) throw misused(`--language must be ${LOCALES.join(' or ')}, not "${language}"`, 'export');
@@ -107,7 +108,7 @@ function address(values: Values, command: string): string {
 /** What a command does on the store; made from its arguments before the store is opened, so a command given wrongly opens nothing. */
 interface Task {
   readonly: boolean;
-  run(storage: Storage, config: StoreConfig): Promise<void>;
+  run(storage: Storage, config: StaffConfig): Promise<void>;
 }
 
 const print = (lines: string[]) => lines.forEach((line) => console.log(line));
@@ -118,13 +119,13 @@ function taskOf(command: string, operand: string | undefined, values: Values): T
     case 'export': {
       const options = exportOptions(values);
       refuseOverwrite(options);
-      return { readonly: true, run: (storage) => exportRequests(storage, options) };
+      return { readonly: true, run: (storage, { timeZone }) => exportRequests(storage, { ...options, timeZone }) };
     }
     case 'show': {
       if ((operand === undefined) === (values.email === undefined)) throw misused('show takes a reference or --email <address>', 'show');
-      if (operand) return { readonly: true, run: (storage) => showRequest(storage, operand, photosTo) };
+      if (operand) return { readonly: true, run: (storage, { timeZone }) => showRequest(storage, operand, photosTo, timeZone) };
       const email = address(values, command);
-      return { readonly: true, run: (storage) => showSubject(storage, email, photosTo) };
+      return { readonly: true, run: (storage, { timeZone }) => showSubject(storage, email, photosTo, timeZone) };
     }
     case 'erase': {
       const email = address(values, command);
@@ -158,7 +159,8 @@ async function main(args: string[]): Promise<number | void> {
   }
 }
 
-async function queueAgain(storage: Storage, reference: string): Promise<void> {
+async function queueAgain(storage: Storage, typed: string): Promise<void> {
+  const reference = storedReference(typed);
   const queued = await redeliver(storage, reference);
   if (queued === undefined) throw new CommandError(`No request with reference ${reference} in ${storage.description}.`);
   console.log(`Queued ${queued} deliver${queued === 1 ? 'y' : 'ies'} of ${reference} again; the running server sends them within seconds.`);

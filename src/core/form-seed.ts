@@ -27,6 +27,8 @@ export interface FormSeed {
   errors: FieldErrors;
   /** Set once the request is stored: the page shows the confirmation. */
   sentTo?: string;
+  /** The stored request's reference, shown in the confirmation. */
+  reference?: string;
   /** Shown above the form. */
   notice?: FormNotice;
 }

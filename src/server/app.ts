@@ -51,6 +51,8 @@ declare module 'fastify' {
 export interface AppOptions {
   /** Where the log goes; false (the default) for none. Personal data is kept out of it either way (logging/). */
   logger?: false | LogSettings;
+  /** Makes new requests' references; the default draws them at random (tests force a collision with their own). */
+  references?: () => string;
 }
 
 /**
@@ -59,7 +61,7 @@ export interface AppOptions {
  * metrics, and the background deliveries (mails, webhooks) and photo sweep,
  * all stopped by `app.close()`.
  */
-export async function buildApp(config: ServerConfig, { logger = false }: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(config: ServerConfig, { logger = false, references }: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger && logOptions(logger),
     bodyLimit: config.jsonBodyLimitBytes,
@@ -98,14 +100,14 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     log: app.log,
     onAttempt: metrics.deliveryAttempt.bind(metrics),
   });
-  const store = new RequestStore(writer);
+  const store = new RequestStore(writer, references);
   const mailCap = new MailCap(storage.tally, config.mailsPerBrandPerHour, (brand, until) =>
     app.log.warn({ brand, cap: config.mailsPerBrandPerHour, until: new Date(until).toISOString() }, 'mail cap reached: customer and dealer mails of this brand are held back until the hour is over'),
   );
   const intake = new Intake(store, new RequestValidator(), mailCap, {
     accepted: (brand) => metrics.requestAccepted(brand),
     withheld: (brand, mails) => metrics.mailsWithheld(brand, mails),
-  });
+  }, config.timeZone);
   const stopSweep = schedulePhotoSweep(photos, { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs }, app.log);
   const stopRetention = scheduleRetention(
     { storage, dataDir: config.dataDir },
@@ -165,8 +167,8 @@ export async function buildApp(config: ServerConfig, { logger = false }: AppOpti
     brands,
     pages,
     async confirmation(req, route) {
-      const email = await sent.sentTo(req, route.brand.id);
-      return email ? seeded.confirmation(route, email) : undefined;
+      const request = await sent.confirmed(req, route.brand.id);
+      return request ? seeded.confirmation(route, request) : undefined;
     },
     submissionKey: (req, reply) => keys.issue(req, reply),
   });

@@ -92,6 +92,8 @@ export interface ServerConfig {
   webhookPollIntervalMs: number;
   minFreeDiskBytes: number;
   logLevel: string;
+  /** PORTAL_TIME_ZONE: the IANA zone whose clock mails and the staff's commands state times in, with its offset. */
+  timeZone: string;
 }
 
 export class ConfigError extends Error {}
@@ -156,6 +158,22 @@ function senderAddress(env: Env, smtpUrl: string): string {
   }
   if (!ADDRESS.test(value)) throw new ConfigError(`MAIL_FROM must be an e-mail address like service@portal.example.com, got "${value}"`);
   return value;
+}
+
+/** An IANA zone name (Area/Location, or UTC); offsets such as +01:00 know no summer time and are refused. */
+const ZONE_NAME = /^(?:[A-Za-z][A-Za-z0-9_+-]*)(?:\/[A-Za-z0-9_+-]+)*$/;
+
+/** PORTAL_TIME_ZONE, default Europe/Brussels: read alike by the server and the staff commands. */
+export function portalTimeZone(env: Env = process.env): string {
+  const zone = text(env, 'PORTAL_TIME_ZONE', 'Europe/Brussels');
+  let known = ZONE_NAME.test(zone);
+  try {
+    if (known) new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    known = false;
+  }
+  if (!known) throw new ConfigError(`PORTAL_TIME_ZONE must be an IANA time zone such as Europe/Brussels or Europe/Amsterdam, got "${zone}"`);
+  return zone;
 }
 
 /** Where requests are kept: read alike by the server and the staff commands (npm run requests). */
@@ -273,5 +291,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 50, 10),
     minFreeDiskBytes: integer(env, 'MIN_FREE_DISK_MB', 256, 0) * MB,
     logLevel: text(env, 'LOG_LEVEL', 'info'),
+    timeZone: portalTimeZone(env),
   };
 }

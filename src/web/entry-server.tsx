@@ -12,6 +12,9 @@ import { FormSeedContext } from './form/form-seed';
 import { i18n } from './i18n';
 import type { FormSeed } from '../core/form-seed';
 
+/** The app's code, which src/web/main.tsx imports once the page has painted. */
+const APP_MODULE = 'src/web/start.tsx';
+
 export interface RenderedPage {
   /** Markup for inside <div id="root">. */
   html: string;
@@ -22,7 +25,7 @@ export interface RenderedPage {
   description: string;
   lang: string;
   favicon?: string;
-  /** Source modules the page loads lazily (its brand file, its form variant), to preload. */
+  /** Source modules the page loads lazily (the app, its brand file, its form variant), to preload. */
   preloadModules: string[];
 }
 
@@ -48,7 +51,7 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
   const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandRoutes);
   if (!route) {
     const t = i18n.getFixedT('nl');
-    return { html, status: 404, title: t('notFound.documentTitle'), description: t('notFound.body'), lang: 'nl', preloadModules: [] };
+    return { html, status: 404, title: t('notFound.documentTitle'), description: t('notFound.body'), lang: 'nl', preloadModules: [APP_MODULE] };
   }
   const brand = await loadBrand(route.brand.id);
   const t = i18n.getFixedT(route.locale);
@@ -61,6 +64,6 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
     lang: route.locale,
     favicon: assetUrl(brand.favicon),
     description: t('page.description', { brand: brand.name }),
-    preloadModules: ['src/web/pages/brand-page.tsx', brandModule(brand.id), `src/web/form/generated/${brand.variant}.validator.ts`],
+    preloadModules: [APP_MODULE, 'src/web/pages/brand-page.tsx', brandModule(brand.id), `src/web/form/generated/${brand.variant}.validator.ts`],
   };
 }

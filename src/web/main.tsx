@@ -1,22 +1,22 @@
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { App } from './app/app';
-import { FormSeedContext, readSeed } from './form/form-seed';
 import 'virtual:brand-themes.css';
 import './styles.css';
 
-const root = document.getElementById('root')!;
-const app = (
-  <StrictMode>
-    <BrowserRouter>
-      <FormSeedContext.Provider value={readSeed(document)}>
-        <App />
-      </FormSeedContext.Provider>
-    </BrowserRouter>
-  </StrictMode>
-);
+/**
+ * The prerendered page works before any script runs, so the browser paints it
+ * first: only then are the app and the modules this page needs (named by the
+ * prerender in <meta name="portal:modules">) fetched, all at once, and the
+ * app hydrates. Until then the stylesheet and the logo have the line to
+ * themselves. A hidden tab paints nothing (and runs no animation frames): it
+ * starts at once.
+ */
+function start() {
+  const modules = document.querySelector<HTMLMetaElement>('meta[name="portal:modules"]')?.content.split(' ') ?? [];
+  for (const href of modules) {
+    const link = Object.assign(document.createElement('link'), { rel: 'modulepreload', href, crossOrigin: '' });
+    document.head.append(link);
+  }
+  void import('./start');
+}
 
-// Prerendered pages (dist/web/pages/**) arrive with the markup in place: hydrate it.
-if (root.firstElementChild) hydrateRoot(root, app);
-else createRoot(root).render(app);
+if (document.visibilityState === 'hidden') start();
+else requestAnimationFrame(() => setTimeout(start, 0));

@@ -38,10 +38,11 @@ describe('axe', () => {
 
           // Success without touching the database: uploads and submit are answered in the browser.
           await fakeUploads(page);
-          await page.route(`**/api/forms/${brand.id}`, (route) => route.fulfill({ status: 201, contentType: 'application/json', body: '{}' }));
+          await page.route(`**/api/forms/${brand.id}`, (route) => route.fulfill({ status: 201, contentType: 'application/json', body: '{"reference":"K7QM-4XRT-9P"}' }));
           await fillValidForm(page, brand, uniqueEmail('axe'));
           await page.click(SUBMIT);
           await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT[locale]);
+          expect(await page.textContent('main')).toContain('K7QM-4XRT-9P');
           expect(await violations(page), 'success').toEqual([]);
         } finally {
           await context.close();

@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locale } from '../../src/core/types';
 import {
   CONFIRMATION_SENT_TEXT,
+  REFERENCE_TEXT,
+  SHORT_REFERENCE,
   SUBMIT_ERROR_TEXT,
   SUCCESS_TEXT,
   SUMMARY_TEXT,
@@ -25,6 +27,7 @@ import {
   fillValidForm,
   liveRegionTexts,
   openBrandPage,
+  shownReference,
   uploadPhoto,
   waitForHydration,
 } from './support/form-page';
@@ -240,6 +243,11 @@ describe('submit', () => {
 
       const rows = suite.portal.storedRequests(email);
       expect(rows).toHaveLength(1);
+      // The reference to quote: short, plain text selected whole, said with the focused heading.
+      const reference = String(rows[0].reference);
+      expect(reference).toMatch(SHORT_REFERENCE);
+      expect(await shownReference(page)).toEqual({ description: `${REFERENCE_TEXT.nl} ${reference}`, selectable: 'all', value: reference });
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-describedby'))).toBeTruthy();
       const payload = rows[0].payload as Record<string, unknown>;
       expect(payload).toMatchObject({
         last_name: 'Jansen',
@@ -284,6 +292,8 @@ describe('submit', () => {
       await waitForHydration(page);
       await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT.fr);
       expect(await page.locator(field('last_name')).count()).toBe(0);
+      // The reference too.
+      expect((await shownReference(page)).description).toBe(`${REFERENCE_TEXT.fr} ${String(row?.reference)}`);
     }));
 
   it('uploads a photo for the real server and refuses a non-image before upload', () =>

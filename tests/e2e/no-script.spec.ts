@@ -12,6 +12,8 @@ import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CONFIRMATION_SENT_TEXT,
+  REFERENCE_TEXT,
+  SHORT_REFERENCE,
   SUCCESS_TEXT,
   SUMMARY_TEXT,
   TEXTS,
@@ -22,7 +24,7 @@ import {
   validValues,
   type PhotoFile,
 } from './support/fixtures';
-import { SUBMIT, field, fieldError, fillValues, waitForHydration } from './support/form-page';
+import { SUBMIT, field, fieldError, fillValues, shownReference, waitForHydration } from './support/form-page';
 import { browserSuite } from './support/suite';
 
 const suite = browserSuite();
@@ -140,13 +142,20 @@ describe('without JavaScript', () => {
         isAkkoord: true,
       });
       expect(payload.image1).toMatch(/^[0-9a-f-]{36}\.jpg$/);
-      expect(payload.image2).toMatch(/^[0-9a-f-]{36}\.png$/);
+      // The receipt was posted as a PNG photo; the smaller JPEG of it is what the server keeps.
+      expect(payload.image2).toMatch(/^[0-9a-f-]{36}\.jpg$/);
       expect(payload).not.toHaveProperty('upload_1');
       await expect.poll(() => suite.portal.outboxMails(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
+      // The reference is on the confirmation page, as the page with scripts shows it.
+      const reference = String(rows[0].reference);
+      expect(reference).toMatch(SHORT_REFERENCE);
+      expect(main).toContain(`${REFERENCE_TEXT.nl} ${reference}`);
+      expect(await shownReference(page)).toEqual({ description: `${REFERENCE_TEXT.nl} ${reference}`, selectable: 'all', value: reference });
 
       // A reload shows the confirmation again and sends nothing.
       await page.reload();
       expect(await page.textContent('main')).toContain(SUCCESS_TEXT.nl);
+      expect((await shownReference(page)).value).toBe(reference);
       // The same page posted twice (back, send again) is still one request.
       await page.goBack();
       expect(suite.portal.storedRequests(email)).toHaveLength(1);

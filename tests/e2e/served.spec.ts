@@ -23,7 +23,9 @@ async function get(path: string, headers: Record<string, string> = {}) {
 
 async function assetsOf(path: string): Promise<string[]> {
   const html = await (await get(path)).text();
-  return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  // Linked, or named for the loader to fetch once the page has painted (src/web/main.tsx).
+  const named = /<meta name="portal:modules" content="([^"]*)"/.exec(html)?.[1].split(' ') ?? [];
+  return [...[...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]), ...named];
 }
 
 /** A form as a browser without scripts posts it from the portal's page (text fields, and photos when given). */

@@ -31,6 +31,12 @@ describe('loadConfig', () => {
     expect((photo / weakUplink) * 1000).toBeLessThan(config.requestTimeoutMs);
   });
 
+  it('states times in Europe/Brussels unless PORTAL_TIME_ZONE names another IANA zone', () => {
+    expect(loadConfig({}, '/srv').timeZone).toBe('Europe/Brussels');
+    expect(loadConfig({ PORTAL_TIME_ZONE: ' Europe/Amsterdam ' }, '/srv').timeZone).toBe('Europe/Amsterdam');
+    expect(loadConfig({ PORTAL_TIME_ZONE: 'UTC' }, '/srv').timeZone).toBe('UTC');
+  });
+
   it('counts retention in days, and turns the connection cap off behind a proxy', () => {
     expect(loadConfig({ RETENTION_DAYS: '30' }, '/srv').retentionMs).toBe(30 * 24 * 60 * 60_000);
     expect(loadConfig({}, '/srv').slowClients.maxConnectionsPerClient).toBeGreaterThan(0);
@@ -50,6 +56,9 @@ describe('loadConfig', () => {
     [{ PHOTO_URL_SECRET: 'short' }, /PHOTO_URL_SECRET/],
     [{ PUBLIC_URL: 'https://portal.example.com/path' }, /PUBLIC_URL/],
     [{ WEB_ROOT: './public', DATA_DIR: './public/data' }, /DATA_DIR/],
+    [{ PORTAL_TIME_ZONE: 'Europe/Nowhere' }, /^PORTAL_TIME_ZONE must be an IANA time zone such as Europe\/Brussels .*, got "Europe\/Nowhere"$/],
+    [{ PORTAL_TIME_ZONE: '+01:00' }, /PORTAL_TIME_ZONE must be an IANA time zone/],
+    [{ PORTAL_TIME_ZONE: 'CET; rm -rf' }, /PORTAL_TIME_ZONE must be an IANA time zone/],
   ])('refuses %o by name', (env, message) => {
     expect(() => loadConfig(env, '/srv/portal')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/srv/portal')).toThrow(message);

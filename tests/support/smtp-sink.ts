@@ -7,6 +7,8 @@ export interface SmtpEnvelope {
   to: string[];
   /** Whether MAIL FROM asked for SMTPUTF8 (RFC 6531), which a non-ASCII mailbox name needs. */
   smtpUtf8: boolean;
+  /** The message's size as sent (after DATA), in bytes. */
+  bytes: number;
 }
 
 export interface SmtpSink {
@@ -59,7 +61,8 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     },
     onData(stream, session, callback) {
       const { mailFrom, rcptTo, smtpUtf8 } = session.envelope;
-      const envelope = { from: mailFrom ? mailFrom.address : '', to: rcptTo.map((r) => r.address), smtpUtf8: smtpUtf8 === true };
+      const envelope = { from: mailFrom ? mailFrom.address : '', to: rcptTo.map((r) => r.address), smtpUtf8: smtpUtf8 === true, bytes: 0 };
+      stream.on('data', (chunk: Buffer) => (envelope.bytes += chunk.length));
       simpleParser(stream).then(
         (mail) => {
           envelopes.set(mail, envelope);

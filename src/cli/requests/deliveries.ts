@@ -1,3 +1,4 @@
+import { storedReference } from '../../core/reference';
 import type { Storage } from '../../server/storage/port';
 import type { Undelivered } from '../../server/storage/records';
 
@@ -48,8 +49,9 @@ const RESENT_KINDS = ['desk', 'webhook'];
  * Queues a request's deliveries again: its service-desk mail and webhook
  * (delivered or not; the webhook keeps its webhook-id, so a receiver that
  * has it already can ignore it), and customer mails that failed for good.
- * Returns how many were queued; undefined for an unknown reference.
+ * Returns how many were queued; undefined for an unknown reference. The
+ * reference may be typed as read out (any case, spaces, dashes).
  */
-export function redeliver(storage: Pick<Storage, 'requeue'>, reference: string, now = Date.now()): Promise<number | undefined> {
-  return storage.requeue(reference, RESENT_KINDS, now);
+export function redeliver(storage: Pick<Storage, 'requeue'>, typed: string, now = Date.now()): Promise<number | undefined> {
+  return storage.requeue(storedReference(typed), RESENT_KINDS, now);
 }

@@ -3,7 +3,6 @@ import { createWriteStream, existsSync, linkSync, renameSync, rmSync } from 'nod
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Locale } from '../../core/types';
-import { TIME_ZONE } from '../../server/delivery/mail/for-people';
 import type { Storage } from '../../server/storage/port';
 import { CommandError } from './command-error';
 import { csvHeader, csvLine, exportRecord } from './export-rows';
@@ -18,6 +17,8 @@ export interface ExportOptions {
   out: string | undefined;
   /** Overwrite `out` if it exists. */
   force: boolean;
+  /** PORTAL_TIME_ZONE: the CSV's clock. */
+  timeZone: string;
 }
 
 /** Requests read per query: the export streams a large database in pages instead of loading it whole. */
@@ -28,7 +29,7 @@ const BOM = '\uFEFF';
 const existsAlready = (path: string) => new CommandError(`${path} exists already: name another file, or add --force to overwrite it.`);
 
 /** Refuses, before any work, to write over a file the operator did not say may go. */
-export function refuseOverwrite({ out, force }: ExportOptions): void {
+export function refuseOverwrite({ out, force }: Pick<ExportOptions, 'out' | 'force'>): void {
   if (out && !force && existsSync(out)) throw existsAlready(out);
 }
 
@@ -51,13 +52,13 @@ export async function exportRequests(storage: Storage, options: ExportOptions): 
   }
 }
 
-async function writeRequests(storage: Storage, out: Writable, { format, separator, language }: ExportOptions): Promise<number> {
+async function writeRequests(storage: Storage, out: Writable, { format, separator, language, timeZone }: ExportOptions): Promise<number> {
   // CSV records end in CRLF (RFC 4180); JSON lines in LF.
   const end = format === 'csv' ? '\r\n' : '\n';
   const write = async (line: string) => {
     if (!out.write(`${line}${end}`)) await once(out, 'drain');
   };
-  const localTime = timeWithOffset(TIME_ZONE);
+  const localTime = timeWithOffset(timeZone);
   const utc = (ms: number) => new Date(ms).toISOString();
   if (format === 'csv') await write(`${BOM}${csvHeader(language, separator)}`);
   let count = 0;

@@ -1,21 +1,27 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { storedReference } from '../../core/reference';
 import { findSubjectData, heldRequest } from '../../server/privacy/subject-data';
 import type { Storage } from '../../server/storage/port';
 import { CommandError } from './command-error';
+import { timeWithOffset } from './time-with-offset';
 
-/** `show <reference>`: the request with its deliveries (mails, webhook) and its photos' names, as JSON. */
-export async function showRequest(storage: Storage, reference: string, photosTo: string | undefined): Promise<void> {
+/**
+ * `show <reference>`: the request with its deliveries (mails, webhook) and its photos' names, as JSON;
+ * the reference as typed or read out (any case, spaces, dashes), times on `timeZone`'s clock with its offset.
+ */
+export async function showRequest(storage: Storage, typed: string, photosTo: string | undefined, timeZone: string): Promise<void> {
+  const reference = storedReference(typed);
   const request = await storage.requestByReference(reference);
   if (!request) throw new CommandError(`No request with reference ${reference} in ${storage.description}.`);
-  const shown = await heldRequest(storage, request);
+  const shown = await heldRequest(storage, request, timeWithOffset(timeZone, { iso: true }));
   await handOverPhotos(storage, shown.photos, photosTo);
   console.log(JSON.stringify(shown, null, 2));
 }
 
-/** `show --email`: everything held about the person (a subject-access request), as JSON. */
-export async function showSubject(storage: Storage, email: string, photosTo: string | undefined): Promise<void> {
-  const held = await findSubjectData(storage, email);
+/** `show --email`: everything held about the person (a subject-access request), as JSON; times as `show <reference>` writes them. */
+export async function showSubject(storage: Storage, email: string, photosTo: string | undefined, timeZone: string): Promise<void> {
+  const held = await findSubjectData(storage, email, timeWithOffset(timeZone, { iso: true }));
   await handOverPhotos(storage, held.requests.flatMap((r) => r.photos), photosTo);
   console.log(JSON.stringify(held, null, 2));
 }

@@ -1,4 +1,4 @@
-import { ConfigError, loadStoreConfig, type StoreConfig } from '../../server/config';
+import { ConfigError, loadStoreConfig, portalTimeZone, type StoreConfig } from '../../server/config';
 import { loadEnvFile } from '../../server/env-file';
 import { openStorage } from '../../server/storage/open-storage';
 import type { Storage } from '../../server/storage/port';
@@ -11,11 +11,14 @@ const WHERE = 'DATA_DIR (SQLite) and DATABASE_URL (PostgreSQL), from the environ
 /** Connections a staff command needs: one at a time, and one spare. */
 const POOL_SIZE = 2;
 
-/** The server's store settings, from the environment and .env, as the server reads them. */
-export function storeConfig(): StoreConfig {
+/** What the staff commands read of the server's settings: the store, and the clock times are shown on. */
+export type StaffConfig = StoreConfig & { timeZone: string };
+
+/** The server's store settings and PORTAL_TIME_ZONE, from the environment and .env, as the server reads them. */
+export function storeConfig(): StaffConfig {
   try {
     loadEnvFile();
-    return loadStoreConfig();
+    return { ...loadStoreConfig(), timeZone: portalTimeZone() };
   } catch (error) {
     if (error instanceof ConfigError) throw new CommandError(`Configuration error: ${error.message}`);
     throw error;

@@ -2,8 +2,9 @@
  * `2026-11-25 05:44:09 +01:00`: a moment as the clock in `timeZone` showed
  * it, with that zone's offset then, so a spreadsheet shows the time the desk
  * lives by and sorts it as text, and nobody has to guess summer time.
+ * `iso: true` writes the same moment in ISO 8601 (`2026-11-25T05:44:09+01:00`), for JSON.
  */
-export function timeWithOffset(timeZone: string): (ms: number) => string {
+export function timeWithOffset(timeZone: string, { iso = false } = {}): (ms: number) => string {
   // One formatter for the whole export: making one costs far more than using it.
   const format = new Intl.DateTimeFormat('en-CA', {
     timeZone,
@@ -20,6 +21,7 @@ export function timeWithOffset(timeZone: string): (ms: number) => string {
     const part = Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, p.value]));
     // longOffset says "GMT+01:00", and plain "GMT" where the offset is zero.
     const offset = part.timeZoneName.replace('GMT', '') || '+00:00';
-    return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second} ${offset}`;
+    const [date, time] = [`${part.year}-${part.month}-${part.day}`, `${part.hour}:${part.minute}:${part.second}`];
+    return iso ? `${date}T${time}${offset}` : `${date} ${time} ${offset}`;
   };
 }

@@ -40,20 +40,29 @@ export const brandRoutes = (root: string): Plugin =>
   );
 
 /**
- * The page gets brand files without their `serviceDesk`: where requests are
- * delivered (desk addresses, webhook URL) is the server's business, not
- * something to publish in every visitor's JavaScript.
+ * What of a brand file the page renders. Everything else stays out of every
+ * visitor's JavaScript: where requests are delivered (`serviceDesk`: desk
+ * addresses, webhook URL) is the server's business, `notes` are the brand
+ * author's, and the theme arrives as CSS (virtual:brand-themes.css).
  */
-export function brandFilesWithoutDesk(root: string): Plugin {
+const PAGE_FIELDS = ['id', 'name', 'variant', 'countries', 'logo', 'favicon', 'header', 'footer', 'privacyPolicy', 'brandField'] as const satisfies readonly (keyof Brand)[];
+
+/** The page gets brand files with only the fields it renders (PAGE_FIELDS). */
+export function brandFilesForThePage(root: string): Plugin {
   const brandsDir = join(root, 'brands') + sep;
+  let fields: readonly string[] = PAGE_FIELDS;
   return {
-    name: 'repair-portal:brand-files-without-desk',
+    name: 'repair-portal:brand-files-for-the-page',
+    configResolved(config) {
+      // `npm run dev` opens on the brand preview (src/web/pages/preview-index.tsx), which shows each theme's colours.
+      if (config.command === 'serve') fields = [...PAGE_FIELDS, 'theme'];
+    },
     // Before Vite's JSON plugin turns the file into a module.
     enforce: 'pre',
     transform(code, id) {
       if (!id.startsWith(brandsDir) || !id.endsWith('.json')) return undefined;
-      const { serviceDesk: _private, ...brand } = JSON.parse(code) as Record<string, unknown>;
-      return { code: JSON.stringify(brand), map: null };
+      const brand = JSON.parse(code) as Record<string, unknown>;
+      return { code: JSON.stringify(Object.fromEntries(fields.filter((k) => k in brand).map((k) => [k, brand[k]]))), map: null };
     },
   };
 }

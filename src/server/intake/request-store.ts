@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { REFERENCE_LENGTH, referenceFromBytes } from '../../core/reference';
 import type { Locale, RepairRequest, Variant } from '../../core/types';
 import { GroupCommit } from '../storage/group-commit';
 import type { RequestWriter } from '../storage/port';
-import type { NewRequest, QueuedDelivery, SubmitOutcome } from '../storage/records';
+import type { NewRequest, QueuedDelivery, SubmitOutcome, WriteOutcome } from '../storage/records';
 
 export interface Submission {
   brand: string;
@@ -14,6 +15,15 @@ export interface Submission {
   deliveries: (reference: string, receivedAt: number) => QueuedDelivery[];
 }
 
+/** A new short reference (core/reference.ts) from the system's cryptographic randomness. */
+export const newReference = (): string => referenceFromBytes(randomBytes(REFERENCE_LENGTH));
+
+/**
+ * Tries per request before giving up: with fifty random bits, a second
+ * collision in a row means the generator is broken, not unlucky.
+ */
+const REFERENCE_ATTEMPTS = 5;
+
 /**
  * Stores repair requests with their photos claimed and their mails queued,
  * in one transaction each. Submits of one event-loop turn go to the writer
@@ -21,29 +31,41 @@ export interface Submission {
  * transaction holding it is committed.
  */
 export class RequestStore {
-  private readonly commits = new GroupCommit<NewRequest, SubmitOutcome>((items) => this.writer.write(items));
+  private readonly commits = new GroupCommit<NewRequest, WriteOutcome>((items) => this.writer.write(items));
 
-  constructor(private readonly writer: RequestWriter) {}
+  /** `references` makes each new request's reference (tests force collisions with their own). */
+  constructor(
+    private readonly writer: RequestWriter,
+    private readonly references: () => string = newReference,
+  ) {}
 
   /** False once the writer can no longer store (readiness reports it). */
   get alive(): boolean {
     return this.writer.alive;
   }
 
-  /** Resolves once the outcome is durably committed. */
-  submit(s: Submission): Promise<SubmitOutcome> {
-    const reference = randomUUID();
-    return this.commits.submit({
-      brand: s.brand,
-      variant: s.variant,
-      locale: s.locale,
-      payload: JSON.stringify(s.payload),
-      image1: s.payload.image1,
-      image2: s.payload.image2,
-      idempotencyKey: s.idempotencyKey,
-      reference,
-      deliveries: s.deliveries(reference, Date.now()),
-    });
+  /**
+   * Resolves once the outcome is durably committed. A reference another
+   * request has already (the database's unique column says so, on either
+   * backend) is replaced by a new one, with the deliveries composed anew for it.
+   */
+  async submit(s: Submission): Promise<SubmitOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      const reference = this.references();
+      const outcome = await this.commits.submit({
+        brand: s.brand,
+        variant: s.variant,
+        locale: s.locale,
+        payload: JSON.stringify(s.payload),
+        image1: s.payload.image1,
+        image2: s.payload.image2,
+        idempotencyKey: s.idempotencyKey,
+        reference,
+        deliveries: s.deliveries(reference, Date.now()),
+      });
+      if (outcome.kind !== 'reference-taken') return outcome;
+      if (attempt === REFERENCE_ATTEMPTS) throw new Error(`no free reference after ${attempt} attempts`);
+    }
   }
 
   /** Commits anything still queued, then closes the writer (shutdown). */

@@ -48,6 +48,8 @@ export class Intake {
     private readonly validator: RequestValidator,
     private readonly mailCap: MailCap,
     private readonly events: IntakeEvents,
+    /** PORTAL_TIME_ZONE: the clock the mails state times on. */
+    private readonly timeZone: string,
   ) {}
 
   async submit({ brand, body, locale: pageLocale, idempotencyKey: rawKey, admit }: Submit): Promise<SubmitResult> {
@@ -68,7 +70,7 @@ export class Intake {
       payload: request,
       idempotencyKey: key.key,
       deliveries: (reference, receivedAt) =>
-        composeDeliveries(request, brand, locale, reference, receivedAt).filter((d) => mailsGo || d.limitKey === undefined),
+        composeDeliveries(request, brand, locale, reference, receivedAt, this.timeZone).filter((d) => mailsGo || d.limitKey === undefined),
     });
     if (outcome.kind === 'stored' && !outcome.replay) {
       this.events.accepted(brand.id);

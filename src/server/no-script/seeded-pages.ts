@@ -32,9 +32,9 @@ export class SeededPages {
     private readonly pages: PortalPages,
   ) {}
 
-  /** The confirmation of a request sent to `email`: no form, so no key. */
-  confirmation(route: BrandRoute, email: string): Promise<string> {
-    return this.fill(route, { brandId: route.brand.id, formData: {}, errors: {}, sentTo: email });
+  /** The confirmation of the request `reference`, sent to `email`: no form, so no key. */
+  confirmation(route: BrandRoute, { reference, email }: { reference: string; email: string }): Promise<string> {
+    return this.fill(route, { brandId: route.brand.id, formData: {}, errors: {}, sentTo: email, reference });
   }
 
   /** The form in the seed's state, posting under `submissionKey`. */

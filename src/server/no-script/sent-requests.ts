@@ -49,13 +49,15 @@ export class SentRequests {
     });
   }
 
-  /** The e-mail address of the request this browser sent for the brand, if its cookie is genuine and current. */
-  async sentTo(req: FastifyRequest, brandId: string): Promise<string | undefined> {
+  /** The request this browser sent for the brand, if its cookie is genuine and current: its reference and the address it was confirmed to. */
+  async confirmed(req: FastifyRequest, brandId: string): Promise<{ reference: string; email: string } | undefined> {
     const sealed = req.cookies[cookieName(brandId)];
     const reference = sealed && this.seals.open(sealed, brandId);
     if (!reference) return undefined;
     const request = await this.storage.requestByReference(reference);
-    return request?.brand === brandId ? (JSON.parse(request.payload) as { client_email?: string }).client_email : undefined;
+    if (request?.brand !== brandId) return undefined;
+    const email = (JSON.parse(request.payload) as { client_email?: string }).client_email;
+    return email ? { reference: request.reference, email } : undefined;
   }
 
   /** The request stored under an idempotency key for the brand (a double post finds the first one). */

@@ -48,7 +48,7 @@ export async function startDeliveryWorkers({ config, brands, storage, writer, li
   const workers = [
     new OutboxWorker(
       rows('mail'),
-      mailSender(mail, { brands, fromAddress: config.mailFrom, readPhoto: (name) => storage.photos.read(name) }),
+      mailSender(mail, { brands, fromAddress: config.mailFrom, readPhoto: (name) => storage.photos.read(name), timeZone: config.timeZone }),
       {
         // Twice the pooled connections: each has its next mail ready while results are recorded.
         maxInFlight: 2 * config.smtpMaxConnections,

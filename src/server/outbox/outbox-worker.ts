@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DeliveryError } from '../delivery/kinds';
 import { scrubText } from '../logging/scrub-text';
 import type { DeliveryUpdate, DueDelivery } from '../storage/records';
-import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
+import { isStoreUnavailable } from '../storage/store-unavailable';
 import { backoffMs, retryDelayMs } from './retry-policy';
 
 /** Where a worker's rows come from and go back to: the storage port's lease, and the request writer's recording. */
@@ -127,7 +127,7 @@ export class OutboxWorker {
   private pause(error: unknown, what: string): void {
     this.failures++;
     this.pausedUntil = Date.now() + backoffMs(this.failures, this.options.pollIntervalMs, MAX_PAUSE_MS);
-    if ((error as { code?: unknown }).code !== STORE_UNAVAILABLE) this.log.error({ err: error }, `outbox: ${what}`);
+    if (!isStoreUnavailable(error)) this.log.error({ err: error }, `outbox: ${what}`);
   }
 
   /** A refusal the receiver means (a 4xx, a 5xx mail reply), or the last attempt, ends the retries. */

@@ -16,10 +16,8 @@ export interface PhotoRules {
 /** A multipart file stream: busboy emits `limit` when the size limit cuts it. */
 export type UploadStream = Readable & { truncated?: boolean };
 
-const FORMATS: Record<string, { format: PhotoFormat; extension: 'jpg' | 'png' }> = {
-  'image/jpeg': { format: 'jpeg', extension: 'jpg' },
-  'image/png': { format: 'png', extension: 'png' },
-};
+const FORMATS: Record<string, PhotoFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png' };
+const EXTENSIONS = { jpeg: 'jpg', png: 'png' } as const;
 
 /** libvips reports a failed write as text, not as an errno. */
 const NO_SPACE = /no space left|ENOSPC/i;
@@ -68,11 +66,11 @@ export class PhotoIntake {
     const encoded = this.photos.tempPath();
     try {
       const mime = (await fileTypeFromFile(received))?.mime;
-      const kind = mime && this.rules.types.includes(mime) ? FORMATS[mime] : undefined;
-      if (!kind) {
+      const sent = mime && this.rules.types.includes(mime) ? FORMATS[mime] : undefined;
+      if (!sent) {
         throw new HttpError(415, 'The file is not a JPEG or PNG image.');
       }
-      await this.decoding.run(client, () => reencodePhoto(received, encoded, kind.format, this.budget)).catch((error: unknown) => {
+      const kept = await this.decoding.run(client, () => reencodePhoto(received, encoded, sent, this.budget)).catch((error: unknown) => {
         if (error instanceof HttpError) throw error;
         if (error instanceof Error && NO_SPACE.test(error.message)) throw Object.assign(error, { code: 'ENOSPC' });
         if (error instanceof OverBudgetError) {
@@ -81,7 +79,7 @@ export class PhotoIntake {
         // Corrupt data, a truncated image, or it took too long: not a photo we accept.
         throw new HttpError(415, 'The image could not be read.');
       });
-      return (await this.photos.add(encoded, kind.extension, client)).name;
+      return (await this.photos.add(encoded, EXTENSIONS[kept], client)).name;
     } finally {
       await Promise.all([this.photos.removeTemp(received), this.photos.removeTemp(encoded)]);
     }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PhotoStore } from '../storage/photo-store';
+import { isStoreUnavailable } from '../storage/store-unavailable';
 
 /** Removes photos no request has used within `ttlMs` (abandoned forms), every `intervalMs`; returns a stop function. */
 export function schedulePhotoSweep(
@@ -11,7 +12,9 @@ export function schedulePhotoSweep(
     photos
       .removeUnclaimedBefore(Date.now() - ttlMs)
       .then((removed) => removed > 0 && log.info({ removed }, 'removed unused photos'))
-      .catch((error: unknown) => log.error({ err: error }, 'photo sweep failed'));
+      .catch((error: unknown) =>
+        isStoreUnavailable(error) ? log.warn('photo sweep postponed: the database is unreachable') : log.error({ err: error }, 'photo sweep failed'),
+      );
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

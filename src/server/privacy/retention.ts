@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { isStoreUnavailable } from '../storage/store-unavailable';
 import { eraseRequests, type Erased, type Holdings } from './personal-data';
 
 /** Requests removed per transaction: a first run on a large database must not hold the write lock for long. */
@@ -33,7 +34,9 @@ export function scheduleRetention(
   const run = () => {
     running ??= enforceRetention(held, retentionMs)
       .then((erased) => erased.requests > 0 && log.info({ erased }, 'retention: removed requests past their retention period'))
-      .catch((error: unknown) => log.error({ err: error }, 'retention failed'))
+      .catch((error: unknown) =>
+        isStoreUnavailable(error) ? log.warn('retention postponed: the database is unreachable') : log.error({ err: error }, 'retention failed'),
+      )
       .then(() => void (running = undefined));
   };
   const first = setTimeout(run, 0);

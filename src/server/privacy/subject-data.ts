@@ -34,7 +34,9 @@ export interface SubjectData {
   otherMails: HeldMail[];
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** How a held record's times are written: ISO 8601 in UTC unless the caller gives its clock (the staff's `show`). */
+export type TimeText = (ms: number) => string;
+const utc: TimeText = (ms) => new Date(ms).toISOString();
 
 /**
  * Everything held about the person with this e-mail address (a GDPR
@@ -43,31 +45,37 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export async function findSubjectData(
   storage: Pick<Storage, 'requestsAfter' | 'mailsByLimitKey' | 'photosOfRequests' | 'deliveriesOf'>,
   email: string,
+  time: TimeText = utc,
 ): Promise<SubjectData> {
   const subject = await findSubject(storage, email);
   const requests: HeldRequest[] = [];
-  for (const r of subject.own) requests.push(await heldRequest(storage, r));
+  for (const r of subject.own) requests.push(await heldRequest(storage, r, time));
   return {
     requests,
-    namedAsDealer: subject.namedIn.map((r) => ({ reference: r.reference, brand: r.brand, createdAt: new Date(r.created_at).toISOString() })),
-    otherMails: subject.mails.map(heldMail),
+    namedAsDealer: subject.namedIn.map((r) => ({ reference: r.reference, brand: r.brand, createdAt: time(r.created_at) })),
+    otherMails: subject.mails.map((m) => heldMail(m, time)),
   };
 }
 
 /** A stored request with its photos and deliveries, as shown to the person (and to staff: `show <reference>`). */
-export async function heldRequest(storage: Pick<Storage, 'photosOfRequests' | 'deliveriesOf'>, r: StoredRequest): Promise<HeldRequest> {
+export async function heldRequest(
+  storage: Pick<Storage, 'photosOfRequests' | 'deliveriesOf'>,
+  r: StoredRequest,
+  time: TimeText = utc,
+): Promise<HeldRequest> {
   return {
     id: r.id,
     reference: r.reference,
     brand: r.brand,
     locale: r.locale,
-    createdAt: new Date(r.created_at).toISOString(),
+    createdAt: time(r.created_at),
     request: JSON.parse(r.payload) as Record<string, unknown>,
     photos: (await storage.photosOfRequests([r.id])).map((p) => p.name),
-    mails: (await storage.deliveriesOf([r.id])).map(heldMail),
+    mails: (await storage.deliveriesOf([r.id])).map((m) => heldMail(m, time)),
   };
 }
 
-function heldMail(m: OutboxRow): HeldMail {
-  return { id: m.id, kind: m.kind, recipient: m.recipient, subject: m.subject, body: m.body, sentAt: iso(m.sent_at), failedAt: iso(m.failed_at) };
+function heldMail(m: OutboxRow, time: TimeText): HeldMail {
+  const at = (ms: number | null) => (ms === null ? null : time(ms));
+  return { id: m.id, kind: m.kind, recipient: m.recipient, subject: m.subject, body: m.body, sentAt: at(m.sent_at), failedAt: at(m.failed_at) };
 }

@@ -1,7 +1,7 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { DatabaseState } from './database-state';
 import type { PhotoStore } from './photo-store';
-import type { DeliveryUpdate, DueDelivery, NewRequest, OutboxFigures, OutboxRow, PhotoRow, StoredRequest, SubmitOutcome, Undelivered } from './records';
+import type { DeliveryUpdate, DueDelivery, NewRequest, OutboxFigures, OutboxRow, PhotoRow, StoredRequest, Undelivered, WriteOutcome } from './records';
 import type { Transfer } from './transfer';
 
 /** An item's result in a batch: one item that fails does not fail the others. */
@@ -12,9 +12,12 @@ export interface WritePolicy {
   mailsPerRecipientPerDay: number;
 }
 
-/** Stores requests, each with its photos claimed and its deliveries queued; resolves once committed. */
+/**
+ * Stores requests, each with its photos claimed and its deliveries queued; resolves once committed.
+ * An item whose reference another request has is not stored: its outcome is `reference-taken`.
+ */
 export interface RequestWriter {
-  write(items: NewRequest[]): Promise<Outcome<SubmitOutcome>[]>;
+  write(items: NewRequest[]): Promise<Outcome<WriteOutcome>[]>;
   /** Records delivery attempts where requests are written (with SQLite: off the event loop). */
   recordDeliveries(updates: readonly DeliveryUpdate[], now: number): Promise<void>;
   /** False once nothing can be stored any more (SQLite's writer thread died): readiness reports it. */

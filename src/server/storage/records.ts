@@ -27,7 +27,7 @@ export interface NewRequest {
   image1: string;
   image2: string;
   idempotencyKey?: string;
-  /** Used if the request is stored, not if the key replays an earlier one. */
+  /** Used if the request is stored, not if the key replays an earlier one; another request's makes the outcome `reference-taken`. */
   reference: string;
   deliveries: QueuedDelivery[];
 }
@@ -40,6 +40,13 @@ export type SubmitOutcome =
   | { kind: 'photos-unavailable'; fields: PhotoField[] }
   /** The key was used before with a different request. */
   | { kind: 'key-conflict' };
+
+/**
+ * What the writer answers for an item: a submit's outcome, or nothing stored
+ * because another request has its reference already (the caller retries
+ * with a new reference; intake/request-store.ts).
+ */
+export type WriteOutcome = SubmitOutcome | { kind: 'reference-taken' };
 
 export type StoredRequest = Selectable<RequestsTable>;
 
@@ -58,6 +65,8 @@ export interface DueDelivery {
   messageId: string;
   reference: string;
   brand: string;
+  /** The request's language (nl, fr): its customer's mails are written in it. */
+  locale: string;
   /** The stored request as JSON. */
   payload: string;
 }

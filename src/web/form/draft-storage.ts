@@ -75,11 +75,14 @@ export function clearDraft(brandId: string): void {
 
 export interface SentState {
   email: string;
+  /** The request's reference, when the server gave one (sent states kept before references were shown have none). */
+  reference?: string;
 }
 
 export function loadSent(brandId: string): SentState | null {
   const sent = read<SentState>(sentKey(brandId));
-  return sent && typeof sent.email === 'string' ? sent : null;
+  if (!sent || typeof sent.email !== 'string') return null;
+  return typeof sent.reference === 'string' && sent.reference ? { email: sent.email, reference: sent.reference } : { email: sent.email };
 }
 
 export function saveSent(brandId: string, sent: SentState): void {

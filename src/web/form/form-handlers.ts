@@ -7,7 +7,6 @@ import { saveDraft, saveThumbnail } from './draft-storage';
 import type { RepairFormActions } from './form-context';
 import { fieldNameOf } from './form-context';
 import type { FormStore } from './hooks/use-form-store';
-import type { PressGuard } from './hooks/use-press-guard';
 import type { FormValidation } from './validation';
 import { quietUploads } from './widgets/photo-upload/upload-state';
 import type { PhotoUploads } from './widgets/photo-upload/use-photo-uploads';
@@ -20,7 +19,6 @@ export interface FormDeps {
   validation: FormValidation;
   store: Pick<FormStore, 'dispatch' | 'read'>;
   uploads: PhotoUploads;
-  pressGuard: PressGuard;
   /** Fields whose change is a decision (select, checkbox): validated at once, not on blur. */
   committedOnChange: ReadonlySet<string>;
   /** Picker field → the hidden field its file name goes to (upload_1 → image1). */
@@ -44,7 +42,7 @@ export function changedFields(prev: RepairFormData, next: RepairFormData): strin
 }
 
 export function createFormHandlers(deps: FormDeps): FormHandlers {
-  const { brand, locale, t, validation, store, uploads, pressGuard, committedOnChange, uploadTargets } = deps;
+  const { brand, locale, t, validation, store, uploads, committedOnChange, uploadTargets } = deps;
   const { dispatch, read } = store;
   const announce = (message: string) => dispatch({ type: 'announced', message });
   const quietTargets = () => quietUploads(read().uploads).map((f) => uploadTargets[f]).filter(Boolean);
@@ -70,10 +68,9 @@ export function createFormHandlers(deps: FormDeps): FormHandlers {
       }
     },
     onBlur(id) {
-      pressGuard.afterPress(() => {
-        dispatch({ type: 'touched', names: [fieldNameOf(id)] });
-        handlers.validateNow();
-      });
+      // A pointer press that caused this blur sees its error only after its click (form-state.ts: shownErrors).
+      dispatch({ type: 'touched', names: [fieldNameOf(id)] });
+      handlers.validateNow();
     },
     onAddressFound(address) {
       handlers.commit({ ...read().formData, street_name: address.street, city: address.city });

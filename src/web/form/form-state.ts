@@ -15,6 +15,15 @@ export interface FormState {
   /** All current errors; only those of touched fields show. */
   errors: FieldErrors;
   touched: ReadonlySet<string>;
+  /**
+   * What the page shows: the errors of touched fields, held as they were
+   * while a pointer is pressing (hooks/use-press-hold.ts). Errors and the
+   * extended form's panel take room, so a change during a press would move
+   * the pressed control from under the pointer and lose the click.
+   */
+  shownErrors: FieldErrors;
+  /** A pointer is down, or its click has not run yet. */
+  pressing: boolean;
   /** The customer picked the country (kept with the draft: it then survives another country's route). */
   countryChosen: boolean;
   /** Browser-only state has been read: from then on every edit is kept as a draft. */
@@ -23,6 +32,8 @@ export interface FormState {
   uploads: Uploads;
   thumbnails: Thumbnails;
   sentTo: string;
+  /** The sent request's reference; empty when unknown (the panel then shows none). */
+  reference: string;
   /** Success reached by this page's own submit (not a reload): the panel takes focus. */
   focusSuccess: boolean;
   /** Said by the polite live region. */
@@ -45,18 +56,20 @@ export function attemptFor(previous: Attempt | null, body: string, newKey: strin
 
 export type FormEvent =
   | UploadEvent
-  | { type: 'sentFound'; email: string; settings: RuntimeSettings }
+  | { type: 'sentFound'; email: string; reference?: string; settings: RuntimeSettings }
   | { type: 'pickedUp'; settings: RuntimeSettings; countryChosen: boolean; data?: RepairFormData; thumbnails?: Thumbnails }
   | { type: 'edited'; data: RepairFormData }
   | { type: 'touched'; names: Iterable<string> }
   | { type: 'validated'; errors: FieldErrors }
+  | { type: 'pressStarted' }
+  | { type: 'pressEnded' }
   | { type: 'announced'; message: string }
   | { type: 'thumbnailsSaved'; thumbnails: Thumbnails }
   | { type: 'waitingForUploads'; message: string }
   | { type: 'rejected'; firstError?: string }
   | { type: 'sending'; attempt: Attempt; message: string }
   | { type: 'failed' }
-  | { type: 'sent'; email: string };
+  | { type: 'sent'; email: string; reference?: string };
 
 export interface FormStart {
   formData: RepairFormData;
@@ -64,25 +77,56 @@ export interface FormStart {
   touched?: Iterable<string>;
   errors?: FieldErrors;
   sentTo?: string;
+  reference?: string;
 }
 
-export function initialFormState({ formData, touched = [], errors = {}, sentTo }: FormStart): FormState {
+export function initialFormState({ formData, touched = [], errors = {}, sentTo, reference }: FormStart): FormState {
+  const touchedSet = new Set(touched);
   return {
     phase: sentTo ? 'success' : 'editing',
     formData,
     errors,
-    touched: new Set(touched),
+    touched: touchedSet,
+    shownErrors: errorsOfTouched(errors, touchedSet),
+    pressing: false,
     countryChosen: false,
     hydrated: false,
     settings: { apiBase: '', addressLookupUrl: DEFAULT_ADDRESS_LOOKUP_URL },
     uploads: {},
     thumbnails: {},
     sentTo: sentTo ?? '',
+    reference: reference ?? '',
     focusSuccess: false,
     announcement: '',
     focusRequest: null,
     attempt: null,
   };
+}
+
+function errorsOfTouched(errors: FieldErrors, touched: ReadonlySet<string>): FieldErrors {
+  const shown: FieldErrors = {};
+  for (const [name, messages] of Object.entries(errors)) if (touched.has(name) && messages.length) shown[name] = messages;
+  return shown;
+}
+
+function sameErrors(a: FieldErrors, b: FieldErrors): boolean {
+  const names = Object.keys(a);
+  return (
+    names.length === Object.keys(b).length &&
+    names.every((name) => a[name].length === b[name]?.length && a[name].every((message, i) => message === b[name][i]))
+  );
+}
+
+/**
+ * Brings the shown errors up to date, unless a press is going on. A rejected
+ * submit shows them at once: its click has ended the press, and focus goes
+ * to the first field in error in the same render.
+ */
+function withShownErrors(state: FormState, event: FormEvent): FormState {
+  if (state.pressing && event.type !== 'rejected') return state;
+  const shown = errorsOfTouched(state.errors, state.touched);
+  // Unchanged errors keep their identity: no re-render of every field.
+  return sameErrors(shown, state.shownErrors) ? state : { ...state, shownErrors: shown };
 }
 
 function withTouched(state: FormState, names: Iterable<string>): FormState {
@@ -93,9 +137,14 @@ function withTouched(state: FormState, names: Iterable<string>): FormState {
 }
 
 export function formReducer(state: FormState, event: FormEvent): FormState {
+  const next = step(state, event);
+  return next === state ? state : withShownErrors(next, event);
+}
+
+function step(state: FormState, event: FormEvent): FormState {
   switch (event.type) {
     case 'sentFound':
-      return { ...state, settings: event.settings, hydrated: true, sentTo: event.email, phase: 'success' };
+      return { ...state, settings: event.settings, hydrated: true, sentTo: event.email, reference: event.reference ?? '', phase: 'success' };
     case 'pickedUp':
       return {
         ...state,
@@ -113,6 +162,10 @@ export function formReducer(state: FormState, event: FormEvent): FormState {
       return withTouched(state, event.names);
     case 'validated':
       return { ...state, errors: event.errors };
+    case 'pressStarted':
+      return state.pressing ? state : { ...state, pressing: true };
+    case 'pressEnded':
+      return state.pressing ? { ...state, pressing: false } : state;
     case 'announced':
       return { ...state, announcement: event.message };
     case 'thumbnailsSaved':
@@ -130,7 +183,7 @@ export function formReducer(state: FormState, event: FormEvent): FormState {
     case 'failed':
       return { ...state, phase: 'error', announcement: '', focusRequest: { target: 'notice' } };
     case 'sent':
-      return { ...state, phase: 'success', sentTo: event.email, focusSuccess: true };
+      return { ...state, phase: 'success', sentTo: event.email, reference: event.reference ?? '', focusSuccess: true };
     default:
       return { ...state, uploads: reduceUploads(state.uploads, event) };
   }

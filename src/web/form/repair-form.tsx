@@ -17,7 +17,7 @@ import { ObjectFieldTemplate } from './templates/object-field-template';
 import { PostNotice } from './templates/post-notice';
 import { SuccessPanel } from './templates/success-panel';
 import { loadFormValidation } from './validation';
-import { PhotoUploadField } from './widgets/photo-upload/photo-upload-field';
+import { PhotoUploadField } from './fields/photo-upload-field';
 import { SelectWidget } from './widgets/select/select-widget';
 import { TermsCheckboxWidget } from './widgets/terms-checkbox/terms-checkbox-widget';
 import { TextareaWidget } from './widgets/textarea/textarea-widget';
@@ -79,7 +79,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   );
 
   if (state.phase === 'success') {
-    return <SuccessPanel email={state.sentTo} t={t} takeFocus={state.focusSuccess} />;
+    return <SuccessPanel email={state.sentTo} reference={state.reference} t={t} takeFocus={state.focusSuccess} />;
   }
 
   const submitting = state.phase === 'submitting';
@@ -118,12 +118,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
               {t('form.submitError')}
             </div>
           )}
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={submitting}
-            onPointerDown={form.onPointerDown}
-          >
+          <button type="submit" className="button button--primary" disabled={submitting}>
             {submitting && <span className="spinner" aria-hidden="true" />}
             {t('form.submit')}
           </button>

@@ -9,11 +9,10 @@ import { newUuid, submitRepairRequest } from './submit-request';
  * send, then success or the error notice. Each step is an event of form-state.ts.
  */
 export async function submitForm(deps: FormDeps, handlers: Pick<FormHandlers, 'validateNow'>, allFields: string[]): Promise<void> {
-  const { brand, locale, t, validation, store, uploads, pressGuard } = deps;
+  const { brand, locale, t, validation, store, uploads } = deps;
   const { dispatch, read } = store;
   // One press at a time: every wait below happens in the submitting phase.
   if (read().phase === 'submitting') return;
-  pressGuard.drop();
   if (uploads.running().length) {
     // Never send without the file names: wait for the photos still on their way.
     dispatch({ type: 'waitingForUploads', message: t('form.waitingForUpload') });
@@ -29,19 +28,20 @@ export async function submitForm(deps: FormDeps, handlers: Pick<FormHandlers, 'v
   const body = shapeRequest(read().formData, validation.schema, brand, locale);
   const attempt = attemptFor(read().attempt, JSON.stringify(body), newUuid());
   dispatch({ type: 'sending', attempt, message: t('form.submitting') });
+  let reference: string | undefined;
   try {
-    await submitRepairRequest({
+    ({ reference } = await submitRepairRequest({
       apiBase: read().settings.apiBase,
       brandId: brand.id,
       body,
       idempotencyKey: attempt.key,
       locale,
-    });
+    }));
   } catch {
     dispatch({ type: 'failed' });
     return;
   }
-  saveSent(brand.id, { email: body.client_email });
+  saveSent(brand.id, { email: body.client_email, reference });
   clearDraft(brand.id);
-  dispatch({ type: 'sent', email: body.client_email });
+  dispatch({ type: 'sent', email: body.client_email, reference });
 }

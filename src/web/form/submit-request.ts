@@ -19,8 +19,12 @@ export interface SubmitOptions {
   locale: Locale;
 }
 
-/** Any 2xx is success; the response body is not read (spec §7). Throws on non-2xx and network failure. */
-export async function submitRepairRequest({ apiBase, brandId, body, idempotencyKey, locale }: SubmitOptions): Promise<void> {
+/**
+ * Any 2xx is success (spec §7); the request's reference is read from the
+ * body when it carries one (`{"reference"}`), else success has none to show.
+ * Throws on non-2xx and network failure.
+ */
+export async function submitRepairRequest({ apiBase, brandId, body, idempotencyKey, locale }: SubmitOptions): Promise<{ reference?: string }> {
   const response = await fetch(`${apiBase}/api/forms/${encodeURIComponent(brandId)}`, {
     method: 'POST',
     headers: {
@@ -32,4 +36,12 @@ export async function submitRepairRequest({ apiBase, brandId, body, idempotencyK
     body: JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`submit failed with status ${response.status}`);
+  let answer: unknown = null;
+  try {
+    answer = await response.json();
+  } catch {
+    // No body, or not JSON: still a success, with no reference to show.
+  }
+  const reference = (answer as { reference?: unknown } | null)?.reference;
+  return typeof reference === 'string' && reference ? { reference } : {};
 }

@@ -13,7 +13,7 @@ export interface CommandRun {
 /** The test process's environment without the settings a test gives the command itself. */
 export function baseEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['DATA_DIR', 'DATABASE_URL', 'PHOTO_URL_SECRET']) delete env[name];
+  for (const name of ['DATA_DIR', 'DATABASE_URL', 'PHOTO_URL_SECRET', 'PORTAL_TIME_ZONE']) delete env[name];
   return env;
 }
 

@@ -41,6 +41,24 @@ describe('npm run requests -- show <reference>', () => {
     ]);
   });
 
+  it('takes the reference as a customer reads it out: lower case, spaces, look-alikes', async () => {
+    expect(reference).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/);
+    const spoken = [...reference.replace(/-/g, '').toLowerCase()].join(' ').replace(/0/g, 'o').replace(/1/g, 'l');
+    const run = await requests(['show', spoken], { env: storeEnv(server.config) });
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { reference: string }).reference).toBe(reference);
+  });
+
+  it('gives times in PORTAL_TIME_ZONE with its offset', async () => {
+    const [{ created_at }] = await server.sql.all<{ created_at: number }>('SELECT created_at FROM requests WHERE reference = ?', [reference]);
+    const run = await requests(['show', reference], { env: { ...storeEnv(server.config), PORTAL_TIME_ZONE: 'Asia/Kolkata' } });
+    const { createdAt } = JSON.parse(run.stdout) as { createdAt: string };
+    expect(createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30$/);
+    expect(Date.parse(createdAt)).toBe(Math.floor(Number(created_at) / 1000) * 1000);
+    const brussels = JSON.parse((await requests(['show', reference], { env: storeEnv(server.config) })).stdout) as { createdAt: string };
+    expect(brussels.createdAt).toMatch(/\+0[12]:00$/);
+  });
+
   it('says in one line that an unknown reference is unknown, and exits 1', async () => {
     const run = await requests(['show', 'NO-SUCH-REF'], { env: storeEnv(server.config) });
     expect(run).toMatchObject({ code: 1, stdout: '' });
@@ -61,6 +79,7 @@ describe('every failure is one plain line', () => {
   const store = () => storeEnv(server.config);
   const cases: [string, () => { args: string[]; env?: Record<string, string>; cwd?: string }, number, RegExp][] = [
     ['an unknown reference to redeliver', () => ({ args: ['redeliver', 'NO-SUCH-REF'], env: store() }), 1, /^No request with reference NO-SUCH-REF in /],
+    ['a time zone that is none', () => ({ args: ['deliveries'], env: { ...store(), PORTAL_TIME_ZONE: 'Europe/Nowhere' } }), 1, /^Configuration error: PORTAL_TIME_ZONE must be an IANA time zone .*"Europe\/Nowhere"$/],
     ['an unknown command', () => ({ args: ['purge'], env: store() }), 2, /^Unknown command "purge"\. Usage: npm run requests -- export \| show/],
     ['an unknown option', () => ({ args: ['export', '--bogus'], env: store() }), 2, /^Unknown option '--bogus'\. Usage: npm run requests -- export \[--out FILE/],
     ['an option without its value', () => ({ args: ['export', '--out'], env: store() }), 2, /^Option '--out <value>' argument missing\. Usage:/],

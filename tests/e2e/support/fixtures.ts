@@ -48,6 +48,10 @@ export const CONFIRMATION_SENT_TEXT: Record<Locale, string> = {
   nl: 'Een bevestiging is verstuurd naar',
   fr: 'Une confirmation a été envoyée à',
 };
+/** The confirmation's label of the reference, and the reference's form (K7QM-4XRT-9P). */
+export const REFERENCE_TEXT: Record<Locale, string> = { nl: 'Uw referentie', fr: 'Votre référence' };
+export const SHORT_REFERENCE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/;
+
 export const NOT_FOUND = {
   title: 'Pagina niet gevonden',
   body: 'De pagina die je zoekt bestaat niet of is verplaatst.',

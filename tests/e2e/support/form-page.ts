@@ -83,3 +83,21 @@ export async function focusIndicator(page: Page): Promise<{ id: string; tag: str
     return { id: el.id, tag: el.tagName.toLowerCase(), visible: outline || shadow, focusVisible: el.matches(':focus-visible') };
   });
 }
+
+/**
+ * The confirmation's reference as a person meets it: the text under the label
+ * (`Uw referentie K7QM-4XRT-9P`), the description a screen reader reads with
+ * the heading (aria-describedby), and whether it is plain text selected whole.
+ */
+export async function shownReference(page: Page): Promise<{ description: string; selectable: string; value: string }> {
+  return page.evaluate(() => {
+    const heading = document.querySelector('main h2[aria-describedby]');
+    const described = (heading?.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id));
+    const value = document.querySelector('main .success-panel strong[translate="no"]');
+    return {
+      description: described.map((el) => el?.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim(),
+      selectable: value ? getComputedStyle(value).userSelect : '',
+      value: value?.textContent ?? '',
+    };
+  });
+}

@@ -73,6 +73,11 @@ async function submitted(brand: string, body: Record<string, unknown>, headers: 
   return ((await res.json()) as { reference: string }).reference;
 }
 
+const SHORT_REFERENCE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/;
+
+/** The Date header as written (mailparser's `date` is a Date: the offset the sender wrote is gone). */
+const dateLine = (mail: ParsedMail) => mail.headerLines.find((h) => h.key === 'date')?.line ?? '';
+
 const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value.map((v) => v.address));
 
 describe('service-desk mail over SMTP', { timeout: 30_000 }, () => {
@@ -142,6 +147,52 @@ describe('service-desk mail over SMTP', { timeout: 30_000 }, () => {
   });
 });
 
+describe('references, languages and times in mails', { timeout: 30_000 }, () => {
+  it('name the short reference, say their language, and give times in the portal’s zone with its offset', async () => {
+    const [image1, image2] = await twoPhotos();
+    // A French customer on a Dutch-speaking desk (Ilve's): the customer's mail is French, the desk's Dutch.
+    const reference = await submitted('ilve', { ...simpleRequest(image1, image2), client_email: 'client-fr@example.com' }, { 'X-Portal-Locale': 'fr' });
+    expect(reference).toMatch(SHORT_REFERENCE);
+    const customer = await smtp.waitFor((m) => to(m).includes('client-fr@example.com') && m.subject!.includes(reference));
+    const desk = await smtp.waitFor((m) => to(m).includes('servicedesk@ilve.example.com') && m.subject!.includes(reference));
+
+    expect(customer.subject).toBe(`Ilve Service : votre demande de réparation ${reference} a été reçue`);
+    expect(customer.text).toContain(`Votre référence : ${reference}`);
+    expect(customer.headers.get('content-language')).toBe('fr');
+    expect(desk.subject).toBe(`Reparatieaanvraag ${reference} – Ilve – 1234 AB Utrecht`);
+    expect(desk.text).toContain(`Referentie: ${reference}`);
+    expect(desk.headers.get('content-language')).toBe('nl');
+    expect(desk.headers.get('x-repair-reference')).toBe(reference);
+
+    // PORTAL_TIME_ZONE is Europe/Brussels by default: +01:00 in winter, +02:00 in summer.
+    expect(desk.text).toMatch(/Ontvangen: \d{1,2} \w+ 20\d\d om \d\d:\d\d \(UTC\+0[12]:00\)/);
+    for (const mail of [customer, desk]) {
+      expect(dateLine(mail)).toMatch(/^Date: (Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) 20\d\d \d\d:\d\d:\d\d \+0[12]00$/);
+      expect(Math.abs(mail.date!.getTime() - Date.now())).toBeLessThan(60_000);
+    }
+  });
+
+  it('follow PORTAL_TIME_ZONE', async () => {
+    // Kolkata keeps +05:30 all year: the expected clock does not depend on the season the test runs in.
+    const kolkata = await startTestServer({ SMTP_URL: smtp.url, MAIL_FROM: 'service@portal.example.com', PORTAL_TIME_ZONE: 'Asia/Kolkata' });
+    try {
+      const photo = await png();
+      const [image1, image2] = [await uploadedName(kolkata.url, photo, 'a.png', 'image/png'), await uploadedName(kolkata.url, photo, 'b.png', 'image/png')];
+      const res = await submit(kolkata.url, 'ilve', simpleRequest(image1, image2));
+      const { reference } = (await res.json()) as { reference: string };
+      const desk = await smtp.waitFor((m) => to(m).includes('servicedesk@ilve.example.com') && m.subject!.includes(reference));
+      const shown = /Ontvangen: (.+) om (\d\d):(\d\d) \(UTC\+05:30\)/.exec(desk.text ?? '');
+      expect(shown).not.toBeNull();
+      const kolkataNow = new Date(Date.now() + 5.5 * 3_600_000);
+      const minutesApart = Math.abs(Number(shown![2]) * 60 + Number(shown![3]) - (kolkataNow.getUTCHours() * 60 + kolkataNow.getUTCMinutes()));
+      expect(Math.min(minutesApart, 24 * 60 - minutesApart)).toBeLessThanOrEqual(2);
+      expect(dateLine(desk)).toMatch(/ \+0530$/);
+    } finally {
+      await kolkata.dispose();
+    }
+  });
+});
+
 describe('mails to unverified addresses', { timeout: 30_000 }, () => {
   it('carry only the portal\'s words, the reference and the portal\'s brand, with Reply-To the desk', async () => {
     const [image1, image2] = await twoPhotos();
@@ -191,6 +242,7 @@ describe('signed webhook', { timeout: 30_000 }, () => {
 
     const { data, type } = delivered.event;
     expect(type).toBe('repair_request.received');
+    expect(data.reference).toMatch(SHORT_REFERENCE);
     expect(data).toMatchObject({ reference, brand: 'ilve', brandName: 'Ilve', variant: 'simple', locale: 'nl' });
     expect(Date.parse(String(data.receivedAt))).toBeGreaterThan(Date.now() - 60_000);
     const { image1: _1, image2: _2, ...fields } = simpleRequest(image1, image2);

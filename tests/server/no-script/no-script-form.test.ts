@@ -98,7 +98,10 @@ describe('POST /:brand/:locale/:country (the form without scripts)', () => {
 
     const confirmed = await page(cookieOf(again));
     expect(confirmed.headers.get('cache-control')).toBe('no-store');
-    expect(seedOf(await confirmed.text()).seed).toMatchObject({ brandId: 'ilve', sentTo: 'zonder-script@example.com' });
+    const [{ reference }] = await server.sql.all<{ reference: string }>('SELECT reference FROM requests WHERE payload LIKE ?', ['%zonder-script@example.com%']);
+    expect(reference).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/);
+    const html = await confirmed.text();
+    expect(seedOf(html).seed).toMatchObject({ brandId: 'ilve', sentTo: 'zonder-script@example.com', reference });
     // Without the cookie, the page is the form with a fresh key.
     const fresh = await (await page('')).text();
     expect(fresh).toMatch(/name="submission" value="[0-9a-f-]{36}"/);

@@ -103,6 +103,24 @@ describe('storing a request', () => {
     expect((await storage.photos.unclaimedBytes('192.0.2.1')).mine).toBeGreaterThan(0);
   });
 
+  it('stores nothing of a request whose reference another has: no row, no claim, no delivery; its photos stay free', async () => {
+    await store(await request('K7QM-4XRT-9P'));
+    const taken = await request('K7QM-4XRT-9P', { idempotencyKey: 'key-2', brand: 'teka' });
+    // Alone, and in one batch with others (SQLite commits a batch as one transaction): only the taken one fails.
+    expect(await store(taken)).toEqual({ kind: 'reference-taken' });
+    const batch = await writer.write([await request('ref-a'), taken, await request('ref-b')]);
+    expect(batch.map((o) => o.ok && o.value)).toEqual([
+      { kind: 'stored', reference: 'ref-a', replay: false },
+      { kind: 'reference-taken' },
+      { kind: 'stored', reference: 'ref-b', replay: false },
+    ]);
+    expect((await storage.requestsAfter(0, 10)).map((r) => [r.reference, r.brand])).toEqual([['K7QM-4XRT-9P', 'ilve'], ['ref-a', 'ilve'], ['ref-b', 'ilve']]);
+    expect(await storage.requestByKey('key-2', 'teka')).toBeUndefined();
+    expect((await storage.outboxFigures()).pendingByKind.desk).toBe(3);
+    // Under a new reference the same request is stored, with the photos it could not claim before.
+    expect(await store({ ...taken, reference: 'ref-c' })).toEqual({ kind: 'stored', reference: 'ref-c', replay: false });
+  });
+
   it('queues no more mails to one key in a day than the limit; the request itself is always stored', async () => {
     for (const reference of ['ref-1', 'ref-2', 'ref-3']) await store(await request(reference));
     const figures = await storage.outboxFigures();

@@ -84,6 +84,49 @@ describe('form state: touched fields', () => {
   });
 });
 
+describe('form state: the errors shown, held while a pointer presses', () => {
+  const required = { city: ['Dit veld is verplicht'] };
+
+  it('shows the errors of touched fields only', () => {
+    const found = run(start(), { type: 'validated', errors: { ...required, last_name: ['Dit veld is verplicht'] } });
+    expect(found.shownErrors).toEqual({});
+    expect(run(found, { type: 'touched', names: ['city'] }).shownErrors).toEqual(required);
+  });
+
+  it('holds them from the press to its end, then shows what was found meanwhile', () => {
+    const shown = run(start(), { type: 'touched', names: ['city'] }, { type: 'validated', errors: required });
+    const pressed = run(shown, { type: 'pressStarted' });
+    // The press's mousedown blurs a field: touched and validated now, shown after the click.
+    const blurred = run(pressed, { type: 'touched', names: ['last_name'] }, { type: 'validated', errors: { last_name: ['Dit veld is verplicht'] } });
+    expect(blurred.errors).toEqual({ last_name: ['Dit veld is verplicht'] });
+    expect(blurred.shownErrors).toBe(shown.shownErrors);
+    expect(run(blurred, { type: 'pressEnded' }).shownErrors).toEqual({ last_name: ['Dit veld is verplicht'] });
+  });
+
+  it('a rejected submit shows every error at once, even inside the press that made its click', () => {
+    const pressed = run(start(), { type: 'pressStarted' }, { type: 'touched', names: ['city'] }, { type: 'validated', errors: required });
+    expect(pressed.shownErrors).toEqual({});
+    expect(run(pressed, { type: 'rejected', firstError: 'city' })).toMatchObject({ shownErrors: required, focusRequest: { target: 'city' } });
+  });
+
+  it('keeps the shown errors’ identity when a validation finds the same (no re-render)', () => {
+    const shown = run(start(), { type: 'touched', names: ['city'] }, { type: 'validated', errors: required });
+    expect(run(shown, { type: 'validated', errors: { city: ['Dit veld is verplicht'] } }).shownErrors).toBe(shown.shownErrors);
+  });
+
+  it('a second press start or an end without a press changes nothing', () => {
+    const pressed = run(start(), { type: 'pressStarted' });
+    expect(formReducer(pressed, { type: 'pressStarted' })).toBe(pressed);
+    const idle = start();
+    expect(formReducer(idle, { type: 'pressEnded' })).toBe(idle);
+  });
+
+  it('a page seeded by a post without scripts shows its errors from the start', () => {
+    const seeded = initialFormState({ formData: { country: 'nl' }, touched: ['city'], errors: required });
+    expect(seeded.shownErrors).toEqual(required);
+  });
+});
+
 describe('form state: data, country choice and pick-up', () => {
   it('counts a changed country as the customer’s choice, other edits not', () => {
     const typed = run(start(), { type: 'edited', data: { country: 'nl', city: 'Utrecht' } });

@@ -191,12 +191,45 @@ describe('RepairForm: submit', () => {
     setMeta('portal:api-base', '');
   });
 
+  it('shows the reference the server answered, under the heading that takes the focus and is described by it', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url.includes('/api/forms/')
+          ? ({ ok: true, status: 201, json: async () => ({ reference: 'K7QM-4XRT-9P' }) } as unknown as Response)
+          : ({ ok: true, status: 200, json: async () => ({ response: { docs: [] } }) } as unknown as Response),
+      ),
+    );
+    storeDraft('ilve', validData('simple'));
+    const { user } = renderForm(brands.ilve, 'nl', 'nl');
+    expect(await screen.findByDisplayValue('Jan Jansen')).toBeTruthy();
+    await user.click(submitButton());
+    const heading = await screen.findByRole('heading', { name: 'Aanvraag ontvangen' });
+    expect(document.activeElement).toBe(heading);
+    expect(heading.getAttribute('aria-describedby')).toBe('success-reference');
+    const reference = document.getElementById('success-reference')!;
+    expect(reference.textContent).toBe('Uw referentie K7QM-4XRT-9P');
+    expect(screen.getByText('K7QM-4XRT-9P').textContent).toBe('K7QM-4XRT-9P');
+    // A reload in the same session shows it again.
+    expect(JSON.parse(sessionStorage.getItem('repair-portal:sent:ilve')!)).toEqual({ email: 'jan@example.com', reference: 'K7QM-4XRT-9P' });
+  });
+
+  it('after success a reload in the same session shows the reference it was given (fr)', async () => {
+    sessionStorage.setItem('repair-portal:sent:teka', JSON.stringify({ email: 'a@example.com', reference: 'K7QM-4XRT-9P' }));
+    renderForm(brands.teka, 'fr', 'be');
+    expect(await screen.findByText('Votre référence')).toBeTruthy();
+    expect(document.getElementById('success-reference')?.textContent).toBe('Votre référence K7QM-4XRT-9P');
+  });
+
   it('after success a reload in the same session shows the confirmation, not the form (fr)', async () => {
     sessionStorage.setItem('repair-portal:sent:teka', JSON.stringify({ email: 'a@example.com' }));
     renderForm(brands.teka, 'fr', 'be');
     expect(await screen.findByText('Nous avons reçu votre demande et vous contacterons pour prendre rendez-vous.')).toBeTruthy();
     expect(screen.getByText('Une confirmation a été envoyée à', { exact: false }).textContent).toContain('a@example.com');
     expect(screen.queryByRole('button', { name: 'Envoyer' })).toBeNull();
+    // Kept before references were shown: no reference, nothing in its place.
+    expect(screen.queryByText('Votre référence', { exact: false })).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Demande reçue' }).hasAttribute('aria-describedby')).toBe(false);
   });
 
   it('a failed submit keeps the values, says so, and a retry reuses the idempotency key', async () => {

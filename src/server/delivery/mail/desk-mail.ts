@@ -22,10 +22,11 @@ export function photoFileName(reference: string, field: PhotoField, stored: stri
 
 /**
  * The service desk's mail: subject with reference, brand, postal code and
- * city; every field of the request in form order, labelled in the desk's
- * language. The photos are attached when it is sent (deskAttachments).
+ * city; when it was received, on the clock of `timeZone` with its offset;
+ * every field of the request in form order, labelled in the desk's language.
+ * The photos are attached when it is sent (deskAttachments).
  */
-export function composeDeskMail(request: RepairRequest, brand: Brand, reference: string, receivedAt: number): QueuedDelivery {
+export function composeDeskMail(request: RepairRequest, brand: Brand, reference: string, receivedAt: number, timeZone: string): QueuedDelivery {
   const language = brand.serviceDesk.language;
   const t = messages[language].desk;
   const values = { brand: brand.name, reference, postal_code: request.postal_code, city: request.city };
@@ -33,7 +34,7 @@ export function composeDeskMail(request: RepairRequest, brand: Brand, reference:
     fill(t.intro, values),
     '',
     `${t.reference}: ${reference}`,
-    `${t.received}: ${dateTimeForPeople(receivedAt, language)}`,
+    `${t.received}: ${dateTimeForPeople(receivedAt, language, timeZone)}`,
     '',
   ];
   for (const field of FIELD_ORDER[brand.variant]) {

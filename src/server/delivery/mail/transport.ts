@@ -16,8 +16,10 @@ export interface MailEnvelope {
   text: string;
   /** `<id@sender-domain>`, the same on every attempt. */
   messageId: string;
+  /** The Date header as written (RFC 5322), on the portal's clock; none: the moment of sending in UTC. */
+  date?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
-  /** Extra headers, e.g. X-Repair-Reference for the desk's mail rules. */
+  /** Extra headers: Content-Language, X-Repair-Reference for the desk's mail rules. */
   headers?: Record<string, string>;
 }
 
@@ -35,8 +37,8 @@ const TEMP_PREFIX = '.tmp-';
 export const MAIL_SPOOL_DIR = 'outbox';
 
 function message(mail: MailEnvelope): Mail.Options {
-  const { from, to, replyTo, subject, text, messageId, attachments, headers } = mail;
-  return { from, to, replyTo, subject, text, messageId, attachments, headers };
+  const { from, to, replyTo, subject, text, messageId, date, attachments, headers } = mail;
+  return { from, to, replyTo, subject, text, messageId, date, attachments, headers };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { DatabaseState } from '../database-state';
-import { STORE_UNAVAILABLE } from '../store-unavailable';
+import { isStoreUnavailable } from '../store-unavailable';
 import { answered } from './answered';
 
 export type Param = string | number | null | Buffer;
@@ -66,7 +66,7 @@ export class PostgresSql {
       await tx.query({ text: 'COMMIT' }, []);
       return result;
     } catch (error) {
-      if ((error as { code?: unknown }).code === STORE_UNAVAILABLE) broken = error as Error;
+      if (isStoreUnavailable(error)) broken = error as Error;
       else await client.query('ROLLBACK').catch(() => {});
       throw error;
     } finally {

@@ -3,12 +3,18 @@ import { plainError } from '../group-commit';
 import type { Outcome, RequestWriter, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
 import type { Db } from '../queries/requests';
-import type { DeliveryUpdate, NewRequest, SubmitOutcome } from '../records';
+import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
 import { DAY_MS, limitKeys, payloadHash, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import type { PostgresSql } from './postgres-sql';
 
 /** Seeds the hash of a mailbox into an advisory lock of the mail limit's own (the migration lock is another number). */
 const MAIL_LIMIT_LOCKS = 7_316_403;
+
+/** PostgreSQL's answer to an insert whose reference another request has (a unique violation of requests.reference). */
+function referenceTaken(error: unknown): boolean {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === 'requests_reference_key';
+}
 
 /** Thrown inside the transaction to roll it back and answer with its outcome (a photo another request claimed). */
 class Undo extends Error {
@@ -35,12 +41,12 @@ export class PostgresRequestWriter implements RequestWriter {
     private readonly policy: WritePolicy,
   ) {}
 
-  write(items: NewRequest[]): Promise<Outcome<SubmitOutcome>[]> {
+  write(items: NewRequest[]): Promise<Outcome<WriteOutcome>[]> {
     return Promise.all(
       items.map((item) =>
         this.store(item).then(
-          (value): Outcome<SubmitOutcome> => ({ ok: true, value }),
-          (error: unknown): Outcome<SubmitOutcome> => ({ ok: false, error: plainError(error) }),
+          (value): Outcome<WriteOutcome> => ({ ok: true, value }),
+          (error: unknown): Outcome<WriteOutcome> => ({ ok: false, error: plainError(error) }),
         ),
       ),
     );
@@ -52,12 +58,14 @@ export class PostgresRequestWriter implements RequestWriter {
 
   async close(): Promise<void> {}
 
-  private async store(s: NewRequest): Promise<SubmitOutcome> {
+  private async store(s: NewRequest): Promise<WriteOutcome> {
     let stored: SubmitOutcome | undefined;
     try {
       stored = await this.sql.transaction((tx) => this.insert(tx, s));
     } catch (error) {
       if (error instanceof Undo) return error.outcome;
+      // Rolled back: the caller tries again under a new reference.
+      if (referenceTaken(error)) return { kind: 'reference-taken' };
       throw error;
     }
     if (stored) return stored;

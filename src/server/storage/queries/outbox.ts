@@ -24,6 +24,7 @@ export function dueSelection(db: Db) {
       eb.fn.coalesce('outbox.message_id', eb(eb.val('outbox-'), '||', eb.cast<string>('outbox.id', 'text'))).as('messageId'),
       'requests.reference',
       'requests.brand',
+      'requests.locale',
       'requests.payload',
     ]);
 }

@@ -5,7 +5,7 @@ import { Kysely } from 'kysely';
 import { plainError, type ErrorData } from '../group-commit';
 import type { Outcome, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
-import type { DeliveryUpdate, NewRequest, SubmitOutcome } from '../records';
+import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
 import type { PortalDatabase } from '../schema';
 import { DAY_MS, limitKeys, payloadHash, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import { batchTransaction, UndoItem } from './batch-transaction';
@@ -15,7 +15,7 @@ import { NodeSqliteDialect } from './kysely-dialect';
 export type ToWriter = { seq: number; items: NewRequest[] } | { seq: number; deliveries: DeliveryUpdate[]; now: number } | { close: true };
 export type FromWriter =
   | { ready: true }
-  | { seq: number; outcomes: Outcome<SubmitOutcome>[] }
+  | { seq: number; outcomes: Outcome<WriteOutcome>[] }
   | { seq: number; recorded: true }
   | { seq: number; failed: ErrorData };
 
@@ -23,7 +23,13 @@ export type FromWriter =
  * SQLite: stores each request with its photos claimed and its deliveries
  * queued, by the rules of store-rules.ts; a batch shares one transaction.
  */
-export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: WritePolicy): (items: NewRequest[]) => Outcome<SubmitOutcome>[] {
+/** SQLite's answer to an insert whose reference another request has (SQLITE_CONSTRAINT_UNIQUE on requests.reference). */
+function referenceTaken(error: unknown): boolean {
+  const { errcode, message } = error as { errcode?: unknown; message?: unknown };
+  return errcode === 2067 && String(message).includes('requests.reference');
+}
+
+export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: WritePolicy): (items: NewRequest[]) => Outcome<WriteOutcome>[] {
   const byKey = db.prepare('SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?');
   const insertRequest = db.prepare(
     `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
@@ -37,16 +43,23 @@ export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: Wri
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
-  return batchTransaction(db, (s: NewRequest): SubmitOutcome => {
+  return batchTransaction(db, (s: NewRequest): WriteOutcome => {
     // One writer: no other transaction can store the same key meanwhile.
     if (s.idempotencyKey !== undefined) {
       const [earlier] = byKey.all(s.idempotencyKey) as { reference: string; payload_hash: string }[];
       if (earlier) return replayOf(s, earlier);
     }
     const now = Date.now();
-    const { lastInsertRowid: id } = insertRequest.run(
-      s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now,
-    );
+    let id: number | bigint;
+    try {
+      ({ lastInsertRowid: id } = insertRequest.run(
+        s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now,
+      ));
+    } catch (error) {
+      // Nothing of the item is written yet: the caller tries again under a new reference.
+      if (referenceTaken(error)) return { kind: 'reference-taken' };
+      throw error;
+    }
     const claimed = new Set((claimPhotos.all(id, s.image1, s.image2) as { name: string }[]).map((r) => r.name));
     const unavailable = unavailablePhotos(s, claimed);
     if (unavailable.length > 0) throw new UndoItem<SubmitOutcome>({ kind: 'photos-unavailable', fields: unavailable });
@@ -80,7 +93,7 @@ export function serveRequestWriter({ dataDir, ...policy }: { dataDir: string } &
     const batches = queue;
     queue = [];
     if (batches.length === 0) return;
-    let outcomes: Outcome<SubmitOutcome>[];
+    let outcomes: Outcome<WriteOutcome>[];
     try {
       outcomes = write(batches.flatMap((b) => b.items));
     } catch (error) {

@@ -2,13 +2,13 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { toError } from '../group-commit';
 import type { Outcome, RequestWriter, WritePolicy } from '../port';
-import type { DeliveryUpdate, NewRequest, SubmitOutcome } from '../records';
+import type { DeliveryUpdate, NewRequest, WriteOutcome } from '../records';
 import { storeUnavailable } from '../store-unavailable';
 import type { FromWriter, ToWriter } from './request-writer';
 
 interface Waiting {
   /** With the outcomes of a batch; with nothing for recorded deliveries. */
-  resolve: (outcomes?: Outcome<SubmitOutcome>[]) => void;
+  resolve: (outcomes?: Outcome<WriteOutcome>[]) => void;
   reject: (reason: unknown) => void;
 }
 
@@ -49,7 +49,7 @@ export class SqliteWriterThread implements RequestWriter {
     return this.failure === undefined;
   }
 
-  async write(items: NewRequest[]): Promise<Outcome<SubmitOutcome>[]> {
+  async write(items: NewRequest[]): Promise<Outcome<WriteOutcome>[]> {
     return (await this.send((seq) => ({ seq, items }))) ?? [];
   }
 
@@ -57,7 +57,7 @@ export class SqliteWriterThread implements RequestWriter {
     await this.send((seq) => ({ seq, deliveries: [...updates], now }));
   }
 
-  private send(message: (seq: number) => ToWriter): Promise<Outcome<SubmitOutcome>[] | undefined> {
+  private send(message: (seq: number) => ToWriter): Promise<Outcome<WriteOutcome>[] | undefined> {
     if (this.failure) return Promise.reject(this.failure);
     const seq = this.nextSeq++;
     return new Promise((resolve, reject) => {

@@ -33,13 +33,14 @@ export function usePickup({ deps, handlers, country, seed, root }: PickupInput):
   const { brand, locale, validation, store, uploadTargets } = deps;
   useEffect(() => {
     const settings = readRuntimeSettings(document);
-    const sent = seed?.sentTo ? { email: seed.sentTo } : loadSent(brand.id);
-    if (seed?.sentTo) {
-      saveSent(brand.id, { email: seed.sentTo });
+    const seeded = seed?.sentTo ? { email: seed.sentTo, reference: seed.reference } : null;
+    if (seeded) {
+      saveSent(brand.id, seeded);
       clearDraft(brand.id);
     }
+    const sent = seeded ?? loadSent(brand.id);
     if (sent) {
-      store.dispatch({ type: 'sentFound', email: sent.email, settings });
+      store.dispatch({ type: 'sentFound', email: sent.email, reference: sent.reference, settings });
       return;
     }
     const current = store.read().formData;

@@ -11,7 +11,7 @@ import { usePhotoUploads } from '../widgets/photo-upload/use-photo-uploads';
 import { useAddressLookup } from './use-address-lookup';
 import { useFormStore } from './use-form-store';
 import { usePickup } from './use-pickup';
-import { usePressGuard } from './use-press-guard';
+import { usePressHold } from './use-press-hold';
 
 interface RepairFormInput {
   brand: Brand;
@@ -25,12 +25,11 @@ interface RepairFormInput {
 
 export interface RepairFormView {
   state: FormState;
-  /** Errors of touched fields only: what the user may see. */
+  /** Errors of touched fields only, held while a pointer presses: what the user may see. */
   visibleErrors: FieldErrors;
   lookupBusy: boolean;
   handlers: FormHandlers;
   submit(): void;
-  onPointerDown(): void;
   /** The form's wrapper: hydration pick-up reads the prerendered controls inside it. */
   root: RefObject<HTMLDivElement | null>;
 }
@@ -53,7 +52,7 @@ function changeCommitted(uiSchema: Record<string, unknown>, brand: Brand): Set<s
   return names;
 }
 
-/** The form's one state (form-state.ts) wired to uploads, lookup, drafts, submit and the press guard. */
+/** The form's one state (form-state.ts) wired to uploads, lookup, drafts, submit and pointer presses. */
 export function useRepairFormState({ brand, locale, country, t, validation, seed }: RepairFormInput): RepairFormView {
   const allFields = useMemo(() => [...validation.fieldOrder, ...Object.keys(validation.schema.properties)], [validation]);
   const store = useFormStore(() =>
@@ -62,11 +61,12 @@ export function useRepairFormState({ brand, locale, country, t, validation, seed
       errors: seed?.errors,
       touched: seed ? allFields : [],
       sentTo: seed?.sentTo,
+      reference: seed?.reference,
     }),
   );
   const { state, dispatch, read } = store;
   const uploads = usePhotoUploads(dispatch);
-  const pressGuard = usePressGuard();
+  usePressHold(dispatch);
   const root = useRef<HTMLDivElement>(null);
 
   const deps = useMemo(
@@ -77,11 +77,10 @@ export function useRepairFormState({ brand, locale, country, t, validation, seed
       validation,
       store: { dispatch, read },
       uploads,
-      pressGuard,
       committedOnChange: changeCommitted(validation.uiSchema, brand),
       uploadTargets: Object.fromEntries(Object.entries(validation.aliases).map(([target, field]) => [field, target])),
     }),
-    [brand, locale, t, validation, dispatch, read, uploads, pressGuard],
+    [brand, locale, t, validation, dispatch, read, uploads],
   );
   const handlers = useMemo(() => createFormHandlers(deps), [deps]);
   usePickup({ deps, handlers, country, seed, root });
@@ -94,19 +93,12 @@ export function useRepairFormState({ brand, locale, country, t, validation, seed
     onFound: handlers.onAddressFound,
   });
 
-  const visibleErrors = useMemo(() => {
-    const shown: FieldErrors = {};
-    for (const [name, messages] of Object.entries(state.errors)) if (state.touched.has(name)) shown[name] = messages;
-    return shown;
-  }, [state.errors, state.touched]);
-
   return {
     state,
-    visibleErrors,
+    visibleErrors: state.shownErrors,
     lookupBusy,
     handlers,
     submit: () => void submitForm(deps, handlers, allFields),
-    onPointerDown: pressGuard.onPointerDown,
     root,
   };
 }

@@ -3,12 +3,20 @@ import { useEffect, useRef } from 'react';
 
 interface SuccessPanelProps {
   email: string;
+  /** The request's reference; empty when unknown (nothing is shown for it). */
+  reference: string;
   t: TFunction;
   /** Move focus to the heading (after a submit, not after a reload). */
   takeFocus: boolean;
 }
 
-export function SuccessPanel({ email, t, takeFocus }: SuccessPanelProps) {
+/**
+ * The confirmation (spec §4, §8). The reference comes right under the
+ * heading and describes it, so a screen reader says it with the heading that
+ * takes the focus; it is plain text (spaced out by CSS only), selected whole
+ * by one click or tap to copy, and never translated by the browser.
+ */
+export function SuccessPanel({ email, reference, t, takeFocus }: SuccessPanelProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (takeFocus) heading.current?.focus();
@@ -19,9 +27,23 @@ export function SuccessPanel({ email, t, takeFocus }: SuccessPanelProps) {
         <circle cx="12" cy="12" r="11" fill="currentColor" />
         <path d="M6.5 12.5l3.5 3.5 7.5-8" fill="none" stroke="#ffffff" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
-      <h2 className="success-panel__title" id="success-title" ref={heading} tabIndex={-1}>
+      <h2
+        className="success-panel__title"
+        id="success-title"
+        ref={heading}
+        tabIndex={-1}
+        aria-describedby={reference ? 'success-reference' : undefined}
+      >
         {t('success.title')}
       </h2>
+      {reference && (
+        <p className="success-panel__reference" id="success-reference">
+          <span className="success-panel__reference-label">{t('success.reference')}</span>{' '}
+          <strong className="success-panel__reference-value" translate="no">
+            {reference}
+          </strong>
+        </p>
+      )}
       <p>{t('success.received')}</p>
       {email && (
         <p>

@@ -1,10 +1,4 @@
-/** Where shrinking pays: photos above `smallBytes` are decoded, and scaled down past `longestSide`. */
-export const SHRINK_LIMITS = {
-  smallBytes: 1_000_000,
-  longestSide: 2560,
-  /** High enough for the small print of a type plate; a 12 MP phone photo comes out near 1 MB. */
-  jpegQuality: 0.85,
-} as const;
+import { PHOTO_LIMITS } from '../../../../core/photo-limits';
 
 /**
  * Decodes a photo with its orientation applied and re-encodes it as JPEG,
@@ -14,7 +8,7 @@ export const SHRINK_LIMITS = {
 export async function encodeSmaller(file: Blob): Promise<Blob | null> {
   const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
   try {
-    const scale = Math.min(1, SHRINK_LIMITS.longestSide / Math.max(bitmap.width, bitmap.height));
+    const scale = Math.min(1, PHOTO_LIMITS.longestSide / Math.max(bitmap.width, bitmap.height));
     const width = Math.round(bitmap.width * scale);
     const height = Math.round(bitmap.height * scale);
     const blob = await draw(bitmap, width, height);
@@ -25,7 +19,7 @@ export async function encodeSmaller(file: Blob): Promise<Blob | null> {
 }
 
 async function draw(bitmap: ImageBitmap, width: number, height: number): Promise<Blob> {
-  const options = { type: 'image/jpeg', quality: SHRINK_LIMITS.jpegQuality };
+  const options = { type: 'image/jpeg', quality: PHOTO_LIMITS.jpegQuality };
   if (typeof OffscreenCanvas === 'function') {
     const canvas = new OffscreenCanvas(width, height);
     const ctx = canvas.getContext('2d')!;

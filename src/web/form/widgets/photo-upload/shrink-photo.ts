@@ -7,7 +7,8 @@
  * module only ever answers with a file to send, never with an error.
  * Loaded (import()) only when a photo is chosen.
  */
-import { encodeSmaller, SHRINK_LIMITS } from './shrink-encode';
+import { PHOTO_LIMITS } from '../../../../core/photo-limits';
+import { encodeSmaller } from './shrink-encode';
 
 function inWorker(file: File): Promise<Blob | null> {
   return new Promise((resolve, reject) => {
@@ -31,7 +32,7 @@ function jpegName(name: string): string {
 }
 
 export async function shrinkPhoto(file: File): Promise<File> {
-  if (file.size <= SHRINK_LIMITS.smallBytes) return file;
+  if (file.size <= PHOTO_LIMITS.smallBytes) return file;
   try {
     const canWork = typeof Worker === 'function' && typeof OffscreenCanvas === 'function';
     const smaller = canWork ? await inWorker(file).catch(() => encodeSmaller(file)) : await encodeSmaller(file);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { UploadEvent } from './upload-state';
-import { shrinkAndUpload, type UploadJob } from './upload-photo';
+import type { UploadJob } from './send-photo';
+import { shrinkAndUpload } from './upload-photo';
 
 export interface UploadCallbacks {
   onDone(filename: string): void;

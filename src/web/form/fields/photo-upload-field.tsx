@@ -1,8 +1,8 @@
 import type { FieldProps } from '@rjsf/utils';
 import type { ChangeEvent } from 'react';
-import type { FileFacts } from '../../../../core/types';
-import { errorId, fieldAria, fieldNameOf, formContextOf, hintId } from '../../form-context';
-import { FieldErrorList } from '../../templates/field-error-list';
+import type { FileFacts } from '../../../core/types';
+import { errorId, fieldAria, fieldNameOf, formContextOf, hintId } from '../form-context';
+import { FieldErrorList } from '../templates/field-error-list';
 
 export const PHOTO_ACCEPT = 'image/png,image/jpeg';
 
