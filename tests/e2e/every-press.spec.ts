@@ -5,8 +5,10 @@
  * the control before the release: the control's action happens, and the
  * field's error shows (or goes) after the click.
  *
- * Each case is a short sequence of primitive steps (support/human-press.ts),
- * to be repeated in Firefox and WebKit by their harness.
+ * Each case is a short sequence of primitive steps (support/human-press.ts).
+ * tests/engines/press.spec.ts repeats the mouse cases in Chromium, Firefox and
+ * WebKit (judged by where the click lands and what it did); the file chooser
+ * event, the select's chosen option and the finger presses are checked here.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

@@ -62,15 +62,54 @@ export async function fillValidForm(page: Driver, brand: Brand, email: string, p
   return [await uploadPhoto(page, 1, photos.jpeg), await uploadPhoto(page, 2, photos.png)];
 }
 
+/** What a press did: how far the control moved between down and up, and where its click landed. */
+export interface PressResult {
+  /** The control's top edge at the release minus at the press (px). */
+  moved: number;
+  /** 'control' (the control or inside it), another element (`tag#id`), or 'none'. */
+  click: string;
+}
+
+/** From now on the page notes the control's top at the next pointer down and up, and where the next click lands. */
+function watchNextPress(selector: string): void {
+  const w = window as unknown as { __press?: { down?: number; up?: number; click: string } };
+  const control = document.querySelector(selector);
+  const press: { down?: number; up?: number; click: string } = { click: 'none' };
+  w.__press = press;
+  const top = () => control?.getBoundingClientRect().top;
+  addEventListener('pointerdown', () => (press.down = top()), { capture: true, once: true });
+  addEventListener('pointerup', () => (press.up = top()), { capture: true, once: true });
+  addEventListener(
+    'click',
+    (event) => {
+      const target = event.target as Element;
+      press.click = control?.contains(target) ? 'control' : `${target.tagName.toLowerCase()}${target.id ? `#${target.id}` : ''}`;
+    },
+    { capture: true, once: true },
+  );
+}
+
+function pressSeen(): { down?: number; up?: number; click: string } {
+  return (window as unknown as { __press?: { down?: number; up?: number; click: string } }).__press ?? { click: 'none' };
+}
+
 /**
  * Presses the element as a person does: the pointer to its centre (scrolled
  * into view first, if need be), down, held `holdMs`, up wherever that point
  * now is. Nothing waits for the page between down and up.
  */
-export async function humanPress(page: Driver, selector: string, holdMs = 150): Promise<void> {
+export async function humanPress(page: Driver, selector: string, holdMs = 150): Promise<PressResult> {
   await page.reveal(selector);
   const box = await page.evaluate(boxOf, selector);
+  await page.evaluate(watchNextPress, selector);
   await page.press(box.x + box.width / 2, box.y + box.height / 2, holdMs);
+  // The click follows the release; give it a moment to be dispatched.
+  const seen = await waitUntil(async () => {
+    const s = await page.evaluate(pressSeen);
+    return s.click !== 'none' ? s : undefined;
+  }, 'the click of the press', 1_000).catch(() => page.evaluate(pressSeen));
+  // NaN when the page saw no pointer down or up: no press to judge.
+  return { moved: Math.round((seen?.up ?? NaN) - (seen?.down ?? NaN)), click: seen?.click ?? 'none' };
 }
 
 /** Files a customer might choose, on disk: the browsers' file pickers take paths. */
