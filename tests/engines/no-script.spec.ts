@@ -5,7 +5,16 @@
  * confirmation once the form is complete with its two photos.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIRMATION_SENT_TEXT, SUCCESS_TEXT, SUMMARY_TEXT, brandById, message, uniqueEmail, validValues } from '../e2e/support/fixtures';
+import {
+  CONFIRMATION_SENT_TEXT,
+  REFERENCE_TEXT,
+  SUCCESS_TEXT,
+  SUMMARY_TEXT,
+  brandById,
+  message,
+  uniqueEmail,
+  validValues,
+} from '../e2e/support/fixtures';
 import { engineSuite } from './support/engine-suite';
 import { SUBMIT, field, fieldError, fillValues, waitUntil, writeTestFiles, type TestFiles } from './support/form-steps';
 
@@ -56,6 +65,8 @@ describe.each([
       expect(rows).toHaveLength(1);
       expect(rows[0].payload).toMatchObject({ last_name: 'Jansen', client_email: email, country: 'be' });
       expect((rows[0].payload as Record<string, string>).image1).toMatch(/^[0-9a-f-]{36}\.jpg$/);
-      expect((rows[0].payload as Record<string, string>).image2).toMatch(/^[0-9a-f-]{36}\.png$/);
+      // The server keeps the smaller of the PNG and its JPEG.
+      expect((rows[0].payload as Record<string, string>).image2).toMatch(/^[0-9a-f-]{36}\.(png|jpg)$/);
+      expect((await page.text('main')).replace(/\s+/g, ' ')).toContain(`${REFERENCE_TEXT.nl} ${String(rows[0].reference)}`);
     }));
 });

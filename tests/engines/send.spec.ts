@@ -1,11 +1,12 @@
 /**
- * Fill and send, in each engine: both variants with two photos, stored and
- * mailed; the NL address lookup filling street and city (fake PDOK).
+ * Fill and send, in each engine: both variants with two photos, stored,
+ * mailed and confirmed with the request's reference; the NL address lookup
+ * filling street and city (fake PDOK).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locale } from '../../src/core/types';
 import { KNOWN_ADDRESSES } from '../e2e/support/fake-pdok';
-import { CONFIRMATION_SENT_TEXT, SUCCESS_TEXT, brandById, uniqueEmail } from '../e2e/support/fixtures';
+import { CONFIRMATION_SENT_TEXT, REFERENCE_TEXT, SHORT_REFERENCE, SUCCESS_TEXT, brandById, uniqueEmail } from '../e2e/support/fixtures';
 import { engineSuite } from './support/engine-suite';
 import { SUBMIT, field, fillValidForm, openForm, writeTestFiles, type TestFiles } from './support/form-steps';
 
@@ -28,7 +29,8 @@ describe.each([
       await openForm(page, suite.portal.baseUrl, brandId, locale, 'be');
       const names = await fillValidForm(page, brand, email, files);
       expect(names[0]).toMatch(/^[0-9a-f-]{36}\.jpg$/);
-      expect(names[1]).toMatch(/^[0-9a-f-]{36}\.png$/);
+      // The server keeps the smaller of the PNG and its JPEG.
+      expect(names[1]).toMatch(/^[0-9a-f-]{36}\.(png|jpg)$/);
       await page.click(SUBMIT);
       await expect.poll(() => page.text('main'), { timeout: 15_000 }).toContain(SUCCESS_TEXT[locale]);
       expect(await page.text('main')).toContain(`${CONFIRMATION_SENT_TEXT[locale]} ${email}`);
@@ -37,6 +39,9 @@ describe.each([
       const rows = suite.portal.storedRequests(email);
       expect(rows).toHaveLength(1);
       expect(rows[0].payload).toMatchObject({ last_name: 'Jansen', client_email: email, country: 'be', image1: names[0], image2: names[1] });
+      const reference = String(rows[0].reference);
+      expect(reference).toMatch(SHORT_REFERENCE);
+      expect((await page.text('main')).replace(/\s+/g, ' ')).toContain(`${REFERENCE_TEXT[locale]} ${reference}`);
       await expect.poll(() => suite.portal.outboxMails(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
     }));
 
