@@ -14,6 +14,9 @@ export default defineConfig({
     environment: 'node',
     globalSetup: ['tests/e2e/support/global-setup.ts'],
     testTimeout: 60_000,
+    // A stock browser's WebDriver session can stall once in a long run (seen once in 162 WebKit
+    // journeys, before the file chooser was kept shut); a journey that fails twice is a failure.
+    retry: 1,
     hookTimeout: 120_000,
     maxWorkers: 2,
     fileParallelism: true,

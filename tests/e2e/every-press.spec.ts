@@ -13,22 +13,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SUBMIT, field, fieldError, openBrandPage } from './support/form-page';
+import { NO_PAUSE_CASE, PRESS_CASES, type PressCase } from './support/press-cases';
 import { HUMAN_HOLD_MS, PHONE, TALL, mousePress, touchPress, type PressResult } from './support/human-press';
 import { browserSuite } from './support/suite';
 
 const suite = browserSuite();
-
-interface PressCase {
-  brandId: 'kuppersbusch' | 'ilve';
-  control: string;
-  selector: string;
-  /** Verzenden pressed first with every field empty: errors (and the extended form's panel) show. */
-  afterEmptySubmit: boolean;
-  /** The field above the control that is left: its value, and whether it shows an error after its blur. */
-  leave: { name: string; value: string; errorAfter: boolean };
-  /** What a person sees when the press reached the control; the press is under way (a file chooser's listener goes first). */
-  happened(page: Page, press: Promise<PressResult>): Promise<void>;
-}
 
 const checked = (name: string) => async (page: Page, press: Promise<PressResult>) => {
   await press;
@@ -62,19 +51,14 @@ const submitted = async (page: Page, press: Promise<PressResult>) => {
   await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('root_last_name');
 };
 
-const CASES: PressCase[] = [
-  { brandId: 'kuppersbusch', control: 'terms checkbox', selector: field('isAkkoord'), afterEmptySubmit: true, leave: { name: 'description', value: 'De oven wordt niet warm.', errorAfter: false }, happened: checked('isAkkoord') },
-  { brandId: 'kuppersbusch', control: 'terms checkbox', selector: field('isAkkoord'), afterEmptySubmit: false, leave: { name: 'notification', value: 'dealer@', errorAfter: true }, happened: checked('isAkkoord') },
-  { brandId: 'kuppersbusch', control: 'country select', selector: field('country'), afterEmptySubmit: true, leave: { name: 'city', value: 'Brussel', errorAfter: false }, happened: selectPressed('country') },
-  { brandId: 'kuppersbusch', control: 'first photo button', selector: 'label[for="root_upload_1"]', afterEmptySubmit: true, leave: { name: 'description', value: 'Geen warmte.', errorAfter: false }, happened: chooserOpened },
-  { brandId: 'kuppersbusch', control: 'second photo button', selector: 'label[for="root_upload_2"]', afterEmptySubmit: true, leave: { name: 'description', value: 'Geen warmte.', errorAfter: false }, happened: chooserOpened },
-  { brandId: 'kuppersbusch', control: 'language switch', selector: '.language-switch button[lang="fr"]', afterEmptySubmit: true, leave: { name: 'last_name', value: 'Jansen', errorAfter: false }, happened: navigatedTo('/kuppersbusch/fr/be') },
-  { brandId: 'kuppersbusch', control: 'Verzenden', selector: SUBMIT, afterEmptySubmit: false, leave: { name: 'notification', value: 'dealer@', errorAfter: true }, happened: submitted },
-  { brandId: 'ilve', control: 'country select', selector: field('country'), afterEmptySubmit: true, leave: { name: 'city', value: 'Brussel', errorAfter: false }, happened: selectPressed('country') },
-  { brandId: 'ilve', control: 'first photo button', selector: 'label[for="root_upload_1"]', afterEmptySubmit: true, leave: { name: 'description', value: 'Geen warmte.', errorAfter: false }, happened: chooserOpened },
-  { brandId: 'ilve', control: 'second photo button', selector: 'label[for="root_upload_2"]', afterEmptySubmit: true, leave: { name: 'description', value: 'Geen warmte.', errorAfter: false }, happened: chooserOpened },
-  { brandId: 'ilve', control: 'Verzenden', selector: SUBMIT, afterEmptySubmit: true, leave: { name: 'description', value: 'Geen warmte.', errorAfter: false }, happened: submitted },
-];
+/** What a person sees when the press reached the control; the press is under way (a file chooser's listener goes first). */
+function happened({ outcome }: PressCase): (page: Page, press: Promise<PressResult>) => Promise<void> {
+  if ('checked' in outcome) return checked(outcome.checked);
+  if ('selectPressed' in outcome) return selectPressed(outcome.selectPressed);
+  if ('photoChooser' in outcome) return chooserOpened;
+  if ('navigatedTo' in outcome) return navigatedTo(outcome.navigatedTo);
+  return submitted;
+}
 
 const PRESSES = [
   { how: 'mouse', viewport: 'tall', options: TALL, press: mousePress },
@@ -97,13 +81,13 @@ async function errorShows(page: Page, name: string): Promise<boolean> {
 
 for (const p of PRESSES) {
   describe(`a ${p.how} press (${p.viewport} viewport) on a control below a field whose error changes`, () => {
-    for (const c of CASES) {
+    for (const c of PRESS_CASES) {
       const change = c.leave.errorAfter ? 'shows an error' : 'loses its error';
       it(`${c.brandId}: the ${c.control} gets the press when ${c.leave.name} ${change}`, () =>
         suite.withPage(async (page) => {
           await prepare(page, c);
           let result: PressResult = { moved: 0, click: 'none' };
-          await c.happened(page, p.press(page, c.selector, HUMAN_HOLD_MS).then((r) => (result = r)));
+          await happened(c)(page, p.press(page, c.selector, HUMAN_HOLD_MS).then((r) => (result = r)));
           expect(result, 'the control stayed under the pointer and the click landed on it').toEqual({ moved: 0, click: 'control' });
           if (c.control !== 'language switch') {
             await expect.poll(() => errorShows(page, c.leave.name), { message: 'the blur took effect after the click' }).toBe(c.leave.errorAfter);
@@ -113,7 +97,7 @@ for (const p of PRESSES) {
 
     it('kuppersbusch: the terms checkbox gets a press with no pause between down and up', () =>
       suite.withPage(async (page) => {
-        const c = CASES[1];
+        const c = NO_PAUSE_CASE;
         await prepare(page, c);
         const result = await p.press(page, c.selector, 0);
         expect(result.click).toBe('control');
