@@ -3,12 +3,13 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { brandCheckOverlay } from './src/cli/vite/brand-check-overlay.ts';
 import { brandFilesForThePage, brandRoutes, brandThemes } from './src/cli/vite/brand-modules.ts';
+import { pageTexts } from './src/cli/vite/page-texts.ts';
 import { rjsfSameDocumentUri } from './src/cli/vite/same-document-uri.ts';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), brandThemes(root), brandRoutes(root), brandCheckOverlay(root), brandFilesForThePage(root), rjsfSameDocumentUri(root)],
+  plugins: [react(), brandThemes(root), brandRoutes(root), brandCheckOverlay(root), brandFilesForThePage(root), pageTexts(root), rjsfSameDocumentUri(root)],
   resolve: {
     alias: {
       // rjsf needs markdown only for opt-in markdown descriptions: see plain-markdown.tsx.

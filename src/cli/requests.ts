@@ -7,8 +7,9 @@
 import './supported-node.mjs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_LOCALE, isLocale, LOCALES } from '../core/locale';
 import { storedReference } from '../core/reference';
+import { FALLBACK_LOCALE } from '../core/texts';
+import type { PortalData } from '../server/portal-data';
 import { eraseSubject } from '../server/privacy/erasure';
 import type { Storage } from '../server/storage/port';
 import { CommandError, runCommand } from './requests/command-error';
@@ -17,12 +18,12 @@ import { eraseReport } from './requests/erase-report';
 import { exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { showRequest, showSubject } from './requests/show';
-import { openStaffStore, storeConfig, type StaffConfig } from './requests/staff-store';
+import { openStaffStore, staffPortalData, storeConfig, type StaffConfig } from './requests/staff-store';
 
 /** Each command's form and the options it takes. */
 const COMMANDS: Record<string, { usage: string; options: string[]; positionals: [min: number, max: number] }> = {
   export: {
-    usage: "export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr] [--separator ';'|',']",
+    usage: "export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr|…] [--separator ';'|',']",
     options: ['out', 'force', 'format', 'language', 'separator'],
     positionals: [0, 0],
   },
@@ -34,9 +35,9 @@ const COMMANDS: Record<string, { usage: string; options: string[]; positionals: 
 };
 
 const HELP = `usage: npm run requests -- <command>
-  export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr] [--separator ';'|',']
+  export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr|…] [--separator ';'|',']
                                   every stored request: CSV for a spreadsheet (the default: UTF-8 with BOM, ';', headers
-                                  in Dutch or French, times in the portal's time zone) or JSON lines; --out writes FILE
+                                  in Dutch or another language of schemas/i18n, times in the portal's time zone) or JSON lines; --out writes FILE
   show <reference>                that request with its deliveries and its photos' names, as JSON (times in the portal's time zone);
                                   the reference in any case, with or without spaces and dashes (k7qm 4xrt 9p)
   show --email <address>          everything held about one person (subject-access request), as JSON
@@ -89,14 +90,14 @@ function parse(args: string[]): { command: string; operand: string | undefined; 
   return { command, operand: operands[0], values };
 }
 
-function exportOptions(values: Values): Omit<ExportOptions, 'timeZone'> {
-  const { format = 'csv', language = DEFAULT_LOCALE, separator = ';', out, force = false } = values;
+function exportOptions(values: Values, data: PortalData): Omit<ExportOptions, 'timeZone'> {
+  const { format = 'csv', language = FALLBACK_LOCALE, separator = ';', out, force = false } = values;
   if (format !== 'csv' && format !== 'jsonl') throw misused(`--format must be csv or jsonl, not "${format}"`, 'export');
-  if (!isLocale(language)) throw misused(`--language must be ${LOCALES.join(' or ')}, not "${language}"`, 'export');
+  if (!data.languages.has(language)) throw misused(`--language must be ${[...data.languages.keys()].join(', ')}, not "${language}"`, 'export');
   // Semicolon for Dutch and French spreadsheets (decimal comma); comma for most others.
   if (separator !== ';' && separator !== ',') throw misused(`--separator must be ';' or ',', not "${separator}"`, 'export');
   if (force && !out) throw misused('--force goes with --out FILE', 'export');
-  return { format, language, separator, out, force };
+  return { format, language, separator, out, force, data };
 }
 
 /** The address `show` and `erase` act on; `erase` takes it only as --email, so a reference is never taken for one. */
@@ -113,11 +114,11 @@ interface Task {
 
 const print = (lines: string[]) => lines.forEach((line) => console.log(line));
 
-function taskOf(command: string, operand: string | undefined, values: Values): Task {
+function taskOf(command: string, operand: string | undefined, values: Values, data: PortalData): Task {
   const photosTo = values['photos-to'];
   switch (command) {
     case 'export': {
-      const options = exportOptions(values);
+      const options = exportOptions(values, data);
       refuseOverwrite(options);
       return { readonly: true, run: (storage, { timeZone }) => exportRequests(storage, { ...options, timeZone }) };
     }
@@ -125,11 +126,14 @@ function taskOf(command: string, operand: string | undefined, values: Values): T
       if ((operand === undefined) === (values.email === undefined)) throw misused('show takes a reference or --email <address>', 'show');
       if (operand) return { readonly: true, run: (storage, { timeZone }) => showRequest(storage, operand, photosTo, timeZone) };
       const email = address(values, command);
-      return { readonly: true, run: (storage, { timeZone }) => showSubject(storage, email, photosTo, timeZone) };
+      return { readonly: true, run: (storage, { timeZone }) => showSubject(storage, data.forms, email, photosTo, timeZone) };
     }
     case 'erase': {
       const email = address(values, command);
-      return { readonly: false, run: async (storage, { dataDir }) => print(eraseReport(await eraseSubject({ storage, dataDir }, email), storage.description)) };
+      return {
+        readonly: false,
+        run: async (storage, { dataDir }) => print(eraseReport(await eraseSubject({ storage, dataDir, forms: data.forms }, email), storage.description)),
+      };
     }
     case 'deliveries':
       return { readonly: true, run: async (storage) => print(formatDeliveries(await listDeliveries(storage))) };
@@ -149,8 +153,9 @@ async function main(args: string[]): Promise<number | void> {
   }
   const { command, operand, values } = parse(args);
   if (command === 'migrate-to-postgres') return migrateToPostgres({ ...storeConfig(), allowMissingPhotos: values['allow-missing-photos'] ?? false });
-  const task = taskOf(command, operand, values);
   const config = storeConfig();
+  // The forms say which field holds whose address and which are photos; the languages give the export's words.
+  const task = taskOf(command, operand, values, staffPortalData(config));
   const storage = await openStaffStore(config, { readonly: task.readonly });
   try {
     await task.run(storage, config);

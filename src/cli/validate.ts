@@ -1,7 +1,7 @@
 /**
- * `npm run validate [-- --root <dir>]`: checks brand files, form schemas
- * and translations, prints each problem as "<file> <pointer>: <sentence>",
- * exits 1 on any problem. The checks live in ./validate/ so tests call them
+ * `npm run validate [-- --root <dir>]`: checks brand files, forms,
+ * languages and countries, prints each problem as "<file> <pointer>: <sentence>"
+ * (warnings first, as "warning: …"), exits 1 on any problem. The checks live in ./validate/ so tests call them
  * directly.
  */
 import { fileURLToPath } from 'node:url';
@@ -17,9 +17,11 @@ const defaultRoot = fileURLToPath(new URL('../../', import.meta.url));
 export function runValidate(argv: readonly string[], out: (line: string) => void = console.log): number {
   const rootFlag = argv.indexOf('--root');
   const root = rootFlag >= 0 && argv[rootFlag + 1] ? argv[rootFlag + 1] : defaultRoot;
-  const { problems, brandCount, variants } = validateProject(root);
+  const { problems, warnings, brandCount, variants, languages } = validateProject(root);
+  for (const warning of warnings) out(`warning: ${formatProblem(warning)}`);
   if (problems.length === 0) {
-    out(`OK: ${brandCount} brand files, form variants ${variants.join(' and ')}, and the nl/fr texts have no problems.`);
+    const noted = warnings.length === 0 ? 'have no problems' : `have no problems (${warnings.length} warning${warnings.length === 1 ? '' : 's'} above)`;
+    out(`OK: ${brandCount} brand files, the forms ${variants.join(', ')}, the languages ${languages.join(', ')} and the countries ${noted}.`);
     return 0;
   }
   for (const problem of problems) out(formatProblem(problem));

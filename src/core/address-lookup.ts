@@ -1,9 +1,7 @@
-import postalCodes from '../../schemas/forms/postal-codes.json';
+import type { Countries } from './countries';
 
 export const DEFAULT_ADDRESS_LOOKUP_URL = 'https://api.pdok.nl/bzk/locatieserver/search/v3_1/free';
 export const ADDRESS_LOOKUP_DELAY_MS = 500;
-
-const NL_POSTAL_CODE = new RegExp(postalCodes.patterns.nl);
 
 export interface AddressQuery {
   postalCode: string;
@@ -15,9 +13,15 @@ export interface FoundAddress {
   city: string;
 }
 
-/** A query only for a Dutch address with a well-formed postal code and house number; otherwise null. */
-export function addressQuery(country: unknown, postalCode: unknown, houseNumber: unknown): AddressQuery | null {
-  if (country !== 'nl' || typeof postalCode !== 'string' || !NL_POSTAL_CODE.test(postalCode)) return null;
+/**
+ * A query only for an address in a country whose addresses are looked up
+ * (schemas/countries.json: the Dutch service serves the Netherlands), with a
+ * postal code of that country's form and a house number; otherwise null.
+ */
+export function addressQuery(countries: Countries, country: unknown, postalCode: unknown, houseNumber: unknown): AddressQuery | null {
+  const facts = typeof country === 'string' ? countries.get(country) : undefined;
+  if (!facts?.addressLookup || typeof postalCode !== 'string') return null;
+  if (facts.postalCode !== undefined && !new RegExp(facts.postalCode).test(postalCode)) return null;
   if (typeof houseNumber !== 'number' || !Number.isInteger(houseNumber) || houseNumber < 1) return null;
   return { postalCode: postalCode.replace(/\s+/g, '').toUpperCase(), houseNumber };
 }

@@ -1,5 +1,9 @@
 import type { ValidationIssue } from './field-errors';
+import type { FormModel } from './form-model';
 import type { Brand } from './types';
+
+/** What of a brand file its form's rules read. */
+export type BrandRules = Pick<Brand, 'name' | 'brandField' | 'countries'>;
 
 /**
  * The brand names a brand's form accepts, from its brand file: its own name
@@ -13,32 +17,41 @@ export function allowedBrandNames(brand: Pick<Brand, 'name' | 'brandField'>): re
   return undefined;
 }
 
-/**
- * The brand rule as a validation issue (keyword `enum`, like a schema enum),
- * so page and server report it through the same message table. A missing
- * brand is the schema's `required` to judge, not this rule.
- */
-export function brandIssues(brand: Pick<Brand, 'name' | 'brandField'>, data: unknown): ValidationIssue[] {
-  const allowed = allowedBrandNames(brand);
-  const value = brandOf(data);
-  if (!allowed || typeof value !== 'string' || allowed.includes(value)) return [];
-  return [{ keyword: 'enum', instancePath: '/brand', params: { allowedValues: allowed } }];
+const valueOf = (data: unknown, field: string | undefined): unknown =>
+  field !== undefined && data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[field] : undefined;
+
+/** `value` of `field` must be one of `allowed`, as a schema enum would say (keyword `enum`). */
+function oneOf(field: string | undefined, value: unknown, allowed: readonly string[] | undefined): ValidationIssue[] {
+  if (field === undefined || !allowed || typeof value !== 'string' || allowed.includes(value)) return [];
+  return [{ keyword: 'enum', instancePath: `/${field}`, params: { allowedValues: allowed } }];
 }
 
 /**
- * The brand rule of a request as sent (shapeRequest's body). A brand the
+ * The brand file's rules on the form, as validation issues of the schema's
+ * kind (keyword `enum`), so page and server report them through the same
+ * messages: the brand field (role brand) holds a name the brand accepts, the
+ * country field (role country) one of the brand's countries. Missing values
+ * are the schema's `required` to judge, not these rules.
+ */
+export function brandIssues(brand: BrandRules, model: Pick<FormModel, 'roles'>, data: unknown): ValidationIssue[] {
+  const { brand: brandField, country: countryField } = model.roles;
+  return [
+    ...oneOf(brandField, valueOf(data, brandField), allowedBrandNames(brand)),
+    ...oneOf(countryField, valueOf(data, countryField), brand.countries),
+  ];
+}
+
+/**
+ * The brand rules of a request as sent (shapeRequest's body). A brand the
  * form fixes is not in the form's data (the page adds it when sending), so
  * the variant's schema cannot require it; a request without it did not come
  * from the page, and is refused as missing.
  */
-export function requestBrandIssues(brand: Pick<Brand, 'name' | 'brandField'>, body: unknown): ValidationIssue[] {
+export function requestBrandIssues(brand: BrandRules, model: Pick<FormModel, 'roles'>, body: unknown): ValidationIssue[] {
   const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
-  if (isObject && brand.brandField.mode === 'fixed' && brandOf(body) === undefined) {
-    return [{ keyword: 'required', instancePath: '', params: { missingProperty: 'brand' } }];
+  const field = model.roles.brand;
+  if (isObject && field !== undefined && brand.brandField.mode === 'fixed' && valueOf(body, field) === undefined) {
+    return [{ keyword: 'required', instancePath: '', params: { missingProperty: field } }];
   }
-  return brandIssues(brand, body);
-}
-
-function brandOf(data: unknown): unknown {
-  return data !== null && typeof data === 'object' ? (data as { brand?: unknown }).brand : undefined;
+  return brandIssues(brand, model, body);
 }

@@ -1,4 +1,4 @@
-import { isCountry, LOCALES, resolveLocale } from './locale';
+import { brandLocales, routeLocale } from './locale';
 import type { Brand, Country, Locale } from './types';
 
 /** A matched brand route; `T` is what the caller keeps per brand (the brand itself, or its id and countries). */
@@ -13,25 +13,32 @@ export function brandPath(brandId: string, locale: Locale, country: Country): st
   return `/${brandId}/${locale}/${country}`;
 }
 
-/** What route matching needs of a brand: the countries its file lists. */
-export interface BrandCountries {
+/** What route matching needs of a brand: the countries and languages its file lists. */
+export interface BrandPages {
   countries: readonly Country[];
+  locales?: readonly Locale[];
 }
 
 /**
- * Matches /:brand/:locale/:country against the known brands. An unknown
- * locale falls back to nl; an unknown brand, a country the brand does not
- * serve, or any other shape is no brand page (null → 404).
+ * Matches /:brand/:locale/:country against the known brands. A locale that is
+ * no language of the portal (`languages`) falls back to the brand's default
+ * (Dutch); an unknown brand, a country or portal language the brand does not
+ * offer, or any other shape is no brand page (null → 404).
  */
-export function matchBrandRoute<T extends BrandCountries>(pathname: string, brands: ReadonlyMap<string, T>): BrandRoute<T> | null {
+export function matchBrandRoute<T extends BrandPages>(
+  pathname: string,
+  brands: ReadonlyMap<string, T>,
+  languages: ReadonlySet<Locale>,
+): BrandRoute<T> | null {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
   if (segments.length !== 3 || segments.some((s) => s === '')) return null;
   const decoded = segments.map(safeDecode);
   if (decoded.includes(null)) return null;
   const [id, locale, country] = decoded as string[];
   const brand = brands.get(id);
-  if (brand === undefined || !isCountry(country) || !brand.countries.includes(country)) return null;
-  return { brand, locale: resolveLocale(locale), country };
+  if (brand === undefined || !brand.countries.includes(country)) return null;
+  const pageLocale = routeLocale(locale, brand, languages);
+  return pageLocale === null ? null : { brand, locale: pageLocale, country };
 }
 
 /** A malformed %-escape (e.g. "/%E0/nl/be") is no brand page, not a crash. */
@@ -43,9 +50,9 @@ function safeDecode(segment: string): string | null {
   }
 }
 
-/** Every page a brand has: each locale × each of its countries. */
-export function brandPaths(brands: Iterable<{ id: string } & BrandCountries>): string[] {
-  return [...brands].flatMap(({ id, countries }) => LOCALES.flatMap((l) => countries.map((c) => brandPath(id, l, c))));
+/** Every page a brand has: each of its locales × each of its countries. */
+export function brandPaths(brands: Iterable<{ id: string } & BrandPages>): string[] {
+  return [...brands].flatMap((b) => brandLocales(b).flatMap((l) => b.countries.map((c) => brandPath(b.id, l, c))));
 }
 
 export function pageTitle(brand: Pick<Brand, 'name'>): string {

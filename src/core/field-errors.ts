@@ -1,4 +1,4 @@
-import messages from '../../schemas/forms/messages.json';
+import { FALLBACK_LOCALE, fillText, textAt, type Languages } from './texts';
 import type { Locale, Variant } from './types';
 
 /** The parts of an ajv error object the mapping reads (ajv's ErrorObject fits). */
@@ -11,11 +11,23 @@ export interface ValidationIssue {
 /** Field name → its messages, in the order ajv reported them. */
 export type FieldErrors = Record<string, string[]>;
 
-type MessageTable = Record<string, string>;
+/** A message by its key (see messageKey), as a variant says it in a language. */
+export type MessageTable = (key: string) => string | undefined;
 
-/** The message table of one variant and locale (schemas/forms/messages.json). */
-export function messageTable(variant: Variant, locale: Locale): MessageTable {
-  return messages[variant][locale];
+/**
+ * The messages of one variant in one language: the language file's
+ * `validation.<variant>` table, else its `validation.default`; a language
+ * without the message falls back to Dutch the same way.
+ */
+export function messageTable(languages: Languages, variant: Variant, locale: Locale): MessageTable {
+  const trees = [...new Set([locale, FALLBACK_LOCALE])].map((l) => languages.get(l));
+  return (key) => {
+    for (const tree of trees) {
+      const found = textAt(tree, `validation.${variant}.${key}`) ?? textAt(tree, `validation.default.${key}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
 }
 
 function messageKey(issue: ValidationIssue): string {
@@ -41,9 +53,8 @@ export function issueField(issue: ValidationIssue): string {
 }
 
 export function issueMessage(issue: ValidationIssue, table: MessageTable): string {
-  const own = (key: string) => (Object.hasOwn(table, key) ? table[key] : undefined);
-  const template = own(messageKey(issue)) ?? own(issue.keyword) ?? table.default;
-  return template.replace('{limit}', String(issue.params.limit ?? ''));
+  const template = table(messageKey(issue)) ?? table(issue.keyword) ?? table('default') ?? issue.keyword;
+  return fillText(template, { limit: issue.params.limit ?? '' });
 }
 
 /**
@@ -51,13 +62,7 @@ export function issueMessage(issue: ValidationIssue, table: MessageTable): strin
  * server alike. `aliases` moves errors of a hidden field onto the field the
  * user sees (image1 → its photo picker).
  */
-export function fieldErrors(
-  issues: readonly ValidationIssue[],
-  variant: Variant,
-  locale: Locale,
-  aliases: Record<string, string> = {},
-): FieldErrors {
-  const table = messageTable(variant, locale);
+export function fieldErrors(issues: readonly ValidationIssue[], table: MessageTable, aliases: Record<string, string> = {}): FieldErrors {
   // A text with invisible or control characters says so, even when nothing visible is left of it.
   const unreadable = new Set(issues.filter((i) => i.keyword === 'plainText').map(issueField));
   // Otherwise a text that says nothing counts as missing: the required message alone, as for an empty field.

@@ -1,9 +1,13 @@
+import type { Country, Locale } from './types';
+
 /** The shape of a form variant's schema and what page, server and CLI read from it. */
 export interface PropertySchema {
   type?: string;
   maxLength?: number;
   formOnly?: boolean;
   enum?: string[];
+  role?: string;
+  personal?: boolean;
   [keyword: string]: unknown;
 }
 
@@ -17,38 +21,47 @@ export interface FormSchema {
 
 export type UiSchema = Record<string, unknown>;
 
-/** Fields of the request as sent and stored: every property that is not form-only. */
-export function requestFields(schema: FormSchema): string[] {
-  return Object.keys(schema.properties).filter((name) => !schema.properties[name].formOnly);
+/** The file of field definitions the variants share (schemas/forms/fields.json), as a `$ref` names it. */
+export const SHARED_FIELDS_FILE = 'fields.json';
+
+/** schemas/forms/fields.json, parsed. */
+export interface SharedFields {
+  definitions: Record<string, PropertySchema>;
 }
 
-/** Limits of a file-rules keyword, e.g. for the server's upload route. */
-export function photoRules(schema: FormSchema): { maxBytes: number; types: string[] } {
-  const upload = Object.values(schema.properties).find((p) => p.fileRules);
-  if (!upload) throw new Error(`${schema.$id} has no fileRules`);
-  return upload.fileRules as { maxBytes: number; types: string[] };
+/** What fills a variant's choices from data: every country (schemas/countries.json) and language (schemas/i18n). */
+export interface FormChoices {
+  countries: readonly Country[];
+  languages: readonly Locale[];
+}
+
+/** `fields.json#/definitions/<name>` → the definition's name; undefined for any other reference. */
+export function sharedFieldName(ref: unknown): string | undefined {
+  const match = typeof ref === 'string' ? /^fields\.json#\/definitions\/([^/]+)$/.exec(ref) : null;
+  return match?.[1];
 }
 
 /**
- * The request's fields in the order the form shows them: the uiSchema's
- * sections (a photo picker stands for the field its upload fills, its
- * `target`), then the fields the form sends without showing them.
+ * A variant's schema as page, server and CLI use it: each property that
+ * refers to a shared definition (`{"$ref": "fields.json#/definitions/x"}`)
+ * becomes that definition with the rules written beside the `$ref` added
+ * (one written beside it wins), and the country and language fields offer
+ * every country and language the portal has (a brand narrows the countries;
+ * core/brand-rule.ts). `npm run validate` reports what cannot be assembled;
+ * here an unknown definition is an error.
  */
-export function requestFieldsInFormOrder(schema: FormSchema, uiSchema: UiSchema): string[] {
-  const fields = requestFields(schema);
-  const options = uiSchema['ui:options'] as { sections?: { fields: string[] }[] } | undefined;
-  const target = (name: string) => (uiSchema[name] as { 'ui:options'?: { target?: string } } | undefined)?.['ui:options']?.target;
-  const shown = (options?.sections ?? []).flatMap((s) => s.fields).map((name) => target(name) ?? name);
-  return [...new Set([...shown.filter((name) => fields.includes(name)), ...fields])];
-}
-
-/** Photo picker → the hidden field its stored file name goes to (ui:options.target), inverted: target → picker. */
-export function uploadAliases(uiSchema: UiSchema): Record<string, string> {
-  const aliases: Record<string, string> = {};
-  for (const [name, ui] of Object.entries(uiSchema)) {
-    const entry = ui as { 'ui:field'?: string; 'ui:options'?: { target?: string } } | null;
-    const target = entry?.['ui:options']?.target;
-    if (entry?.['ui:field'] === 'photoUpload' && target) aliases[target] = name;
+export function assembleFormSchema(source: FormSchema, shared: SharedFields, choices: FormChoices): FormSchema {
+  const properties: Record<string, PropertySchema> = {};
+  for (const [name, property] of Object.entries(source.properties)) {
+    const { $ref, ...beside } = property;
+    const refName = sharedFieldName($ref);
+    if ($ref !== undefined && (refName === undefined || !Object.hasOwn(shared.definitions, refName))) {
+      throw new Error(`${source.$id}: the field ${name} refers to ${String($ref)}, which is no definition of ${SHARED_FIELDS_FILE}`);
+    }
+    const assembled: PropertySchema = structuredClone(refName === undefined ? beside : { ...shared.definitions[refName], ...beside });
+    if (assembled.role === 'country') assembled.enum = [...choices.countries];
+    if (assembled.role === 'language') assembled.enum = [...choices.languages];
+    properties[name] = assembled;
   }
-  return aliases;
+  return { ...structuredClone(source), properties };
 }

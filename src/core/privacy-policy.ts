@@ -1,6 +1,7 @@
 import type { Brand, Country, Locale } from './types';
 
-/** Belgian visitors get the Belgian policy in their language; everyone else the Dutch default. */
-export function privacyPolicyUrl(brand: Brand, country: Country, locale: Locale): string {
-  return country === 'be' ? brand.privacyPolicy.be[locale] : brand.privacyPolicy.default;
+/** A country with policies of its own (Belgium) gives its visitors the one in their language; everyone else gets the default. */
+export function privacyPolicyUrl(brand: Pick<Brand, 'privacyPolicy'>, country: Country, locale: Locale): string {
+  const own = Object.hasOwn(brand.privacyPolicy, country) && country !== 'default' ? brand.privacyPolicy[country] : undefined;
+  return (typeof own === 'object' && Object.hasOwn(own, locale) ? own[locale] : undefined) ?? brand.privacyPolicy.default;
 }

@@ -1,12 +1,12 @@
-export type Locale = 'nl' | 'fr';
-export type Country = 'be' | 'fr' | 'nl' | 'lu';
-export type Variant = 'extended' | 'simple';
+/** A language code: a file schemas/i18n/<code>.json (nl, fr, …). */
+export type Locale = string;
+/** A country code: an entry of schemas/countries.json (be, fr, nl, lu, …). */
+export type Country = string;
+/** A form variant: the files schemas/forms/<name>.schema.json and <name>.ui.json. */
+export type Variant = string;
 
-/** A text every visitor reads, in both interface languages. */
-export interface LocalizedText {
-  nl: string;
-  fr: string;
-}
+/** A text every visitor reads, one per language the brand offers (nl, fr, …). */
+export type LocalizedText = Readonly<Record<Locale, string>>;
 
 export interface BrandTheme {
   primary: string;
@@ -28,6 +28,8 @@ export interface Brand {
   variant: Variant;
   /** The countries with a page (/<id>/<locale>/<country>); other countries are 404. */
   countries: Country[];
+  /** The languages the brand's pages offer; absent: the portal's defaults (core/locale.ts). */
+  locales?: Locale[];
   notes?: string;
   theme: BrandTheme;
   logo: string;
@@ -44,7 +46,8 @@ export interface Brand {
     social?: { network: SocialNetwork; url: string }[];
     legal?: { legalNotice: string; cookiesPolicy: string };
   };
-  privacyPolicy: { default: string; be: LocalizedText };
+  /** `default`, and per country the policy in each language (Belgium: nl and fr). */
+  privacyPolicy: { default: string; [country: Country]: string | LocalizedText };
   brandField: { mode: 'fixed' | 'text' } | { mode: 'choice'; options: string[] };
   serviceDesk: ServiceDesk;
 }
@@ -61,37 +64,14 @@ export interface ServiceDesk {
   webhook?: { url: string; secretEnv: string; allowPrivateNetwork?: boolean };
 }
 
-/** What the page sends and the server stores (spec §3). */
-export interface RepairRequest {
-  last_name: string;
-  street_name: string;
-  house_number: number;
-  house_number_suffix?: string;
-  postal_code: string;
-  city: string;
-  country: Country;
-  client_email: string;
-  phone_number: string;
-  phone_number2?: string;
-  brand?: string;
-  type?: string;
-  serial_number?: string;
-  purchase_date?: string;
-  install_date?: string;
-  description: string;
-  additional_info?: string;
-  notification?: string;
-  language?: Locale;
-  isAkkoord?: boolean;
-  image1: string;
-  image2: string;
-}
+/**
+ * What the page sends and the server stores: the request fields of the
+ * brand's form variant (its schema says which, and of what kind).
+ */
+export type RepairRequest = Readonly<Record<string, unknown>>;
 
-/** Form state: the request plus the page-only fields. */
-export type RepairFormData = Partial<RepairRequest> & {
-  upload_1?: FileFacts;
-  upload_2?: FileFacts;
-};
+/** Form state: the request plus the page-only fields (photo pickers hold FileFacts). */
+export type RepairFormData = Record<string, unknown>;
 
 /** What the page knows about a chosen photo before uploading it. */
 export interface FileFacts {

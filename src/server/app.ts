@@ -4,8 +4,9 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { repairAjvOptions } from '../core/ajv-options';
-import { formSchemas, photoRules } from '../core/form-schemas';
+import { uploadRules } from '../core/form-model';
 import { loadBrands } from './brands';
+import { loadPortalData } from './portal-data';
 import { logOptions, type LogSettings } from './logging/log-options';
 import type { ServerConfig } from './config';
 import { requirePublicUrl, webhookSigners } from './delivery/webhook/webhook-sender';
@@ -39,7 +40,7 @@ import { photosRoute } from './routes/photos';
 import { portalRoutes } from './routes/portal';
 import { openStorage } from './storage/open-storage';
 import { FormDataValidator } from './validation/form-data-validator';
-import { RequestValidator } from './validation/request-validator';
+import { compileForms, RequestValidator } from './validation/request-validator';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,8 +63,10 @@ export interface AppOptions {
  * all stopped by `app.close()`.
  */
 export async function buildApp(config: ServerConfig, { logger = false, references }: AppOptions = {}): Promise<FastifyInstance> {
+  // The forms, languages and countries (schemas/): the log's redaction needs the forms' personal fields.
+  const data = loadPortalData(config.schemasDir);
   const app = Fastify({
-    logger: logger && logOptions(logger),
+    logger: logger && logOptions(logger, [...data.forms.values()].flatMap((form) => form.personalFields)),
     bodyLimit: config.jsonBodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
@@ -76,7 +79,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   app.server.headersTimeout = config.headersTimeoutMs;
 
   const [brands, pages] = await Promise.all([
-    loadBrands(config.brandsDir),
+    loadBrands(config.brandsDir, data),
     loadPortalPages(config.webRoot, { apiBase: config.apiBase, addressLookupUrl: config.addressLookupUrl }),
   ]);
 
@@ -93,6 +96,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   const deliveries = await startDeliveryWorkers({
     config,
     brands,
+    data,
     storage,
     writer,
     links,
@@ -104,10 +108,11 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   const mailCap = new MailCap(storage.tally, config.mailsPerBrandPerHour, (brand, until) =>
     app.log.warn({ brand, cap: config.mailsPerBrandPerHour, until: new Date(until).toISOString() }, 'mail cap reached: customer and dealer mails of this brand are held back until the hour is over'),
   );
-  const intake = new Intake(store, new RequestValidator(), mailCap, {
+  const validators = compileForms(data);
+  const intake = new Intake(store, new RequestValidator(data, validators), mailCap, {
     accepted: (brand) => metrics.requestAccepted(brand),
     withheld: (brand, mails) => metrics.mailsWithheld(brand, mails),
-  }, config.timeZone);
+  }, data, config.timeZone);
   const stopSweep = schedulePhotoSweep(photos, { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs }, app.log);
   const stopRetention = scheduleRetention(
     { storage, dataDir: config.dataDir },
@@ -135,7 +140,8 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   await app.register(multipart, { throwFileSizeLimit: false });
   await app.register(cookie);
 
-  const rules = uploadRules();
+  // An upload precedes the form it is for: every form's photos follow one rule (npm run validate checks it); no photos, no uploads.
+  const rules = uploadRules(data.forms.values()) ?? { maxBytes: 0, types: [] };
   const photoIntake = new PhotoIntake(photos, rules, config.photoBudget, new FairQueue(config.photoDecoding));
   await app.register(healthRoutes, { storage, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
   const room = new DiskGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
@@ -145,16 +151,17 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   await app.register(formsRoute, { brands, intake, rateLimit: config.rateLimits.submits });
   // Pages after a post without scripts are rendered by the prerender's SSR build (npm run build).
   const seeded = new SeededPages(join(config.webRoot, 'ssr', 'entry-server.js'), pages);
-  const sent = new SentRequests(storage, secret);
+  const sent = new SentRequests(storage, secret, data.forms);
   const keys = new SubmissionKeys(secret);
   await app.register(noScriptFormRoute, {
     brands,
+    data,
     photos: photoIntake,
     rules,
     room,
-    formValidator: new FormDataValidator(),
+    formValidator: new FormDataValidator(data, validators),
     intake,
-    answers: new PostAnswers(pages, seeded, sent, keys),
+    answers: new PostAnswers(pages, seeded, sent, keys, data),
     sent,
     keys,
     origins,
@@ -165,6 +172,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   await app.register(portalRoutes, {
     webRoot: config.webRoot,
     brands,
+    languages: new Set(data.languages.keys()),
     pages,
     async confirmation(req, route) {
       const request = await sent.confirmed(req, route.brand.id);
@@ -173,16 +181,4 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
     submissionKey: (req, reply) => keys.issue(req, reply),
   });
   return app;
-}
-
-/**
- * One rule, one place: the upload limits are those the form schemas give the
- * photo pickers. An upload precedes the form's variant, so both must agree.
- */
-function uploadRules() {
-  const [first, ...others] = Object.values(formSchemas).map(({ schema }) => photoRules(schema));
-  if (others.some((r) => JSON.stringify(r) !== JSON.stringify(first))) {
-    throw new Error('The form variants disagree on photo limits (fileRules); the upload route needs one rule');
-  }
-  return first;
 }

@@ -2,11 +2,22 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { indexBrands } from '../core/brands';
 import { deliveryUrlProblem } from '../core/delivery-url';
+import { brandLocales } from '../core/locale';
 import type { Brand } from '../core/types';
 import { ConfigError } from './config';
+import type { PortalData } from './portal-data';
+
+/** What a brand file names that the portal's data must have: its form, its languages, its countries. */
+function unknownNames(brand: Brand, { forms, languages, countries }: Pick<PortalData, 'forms' | 'languages' | 'countries'>): string[] {
+  return [
+    ...(forms.has(brand.variant) ? [] : [`the form variant "${brand.variant}"`]),
+    ...[...brandLocales(brand), brand.serviceDesk.language].filter((l) => !languages.has(l)).map((l) => `the language "${l}"`),
+    ...brand.countries.filter((c) => !countries.has(c)).map((c) => `the country "${c}"`),
+  ];
+}
 
 /** Reads brands/*.json once at start (a new brand is a new file and a restart). */
-export async function loadBrands(dir: string): Promise<Map<string, Brand>> {
+export async function loadBrands(dir: string, data: Pick<PortalData, 'forms' | 'languages' | 'countries'>): Promise<Map<string, Brand>> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
   const brands = await Promise.all(
     files.map(async (file) => {
@@ -17,6 +28,8 @@ export async function loadBrands(dir: string): Promise<Map<string, Brand>> {
       const webhook = brand.serviceDesk.webhook;
       const problem = webhook && deliveryUrlProblem(webhook.url, webhook.allowPrivateNetwork === true);
       if (problem) throw new ConfigError(`brands/${file} serviceDesk.webhook.url: ${problem}`);
+      const unknown = unknownNames(brand, data);
+      if (unknown.length > 0) throw new ConfigError(`brands/${file} names ${unknown.join(', ')}, which schemas/ does not have; run npm run validate`);
       return brand;
     }),
   );

@@ -1,4 +1,5 @@
 import { isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_ADDRESS_LOOKUP_URL } from '../core/address-lookup';
 import type { FairQueueLimits } from './photos/fair-queue';
 import type { SlowClientLimits } from './plugins/slow-clients';
@@ -26,6 +27,8 @@ export interface ServerConfig {
   deliveryLeaseMs: number;
   webRoot: string;
   brandsDir: string;
+  /** The forms, languages and countries (schemas/: portal-data.ts). */
+  schemasDir: string;
   /** Public API origin the page posts to; empty = same origin. */
   apiBase: string;
   addressLookupUrl: string;
@@ -186,6 +189,14 @@ export function loadStoreConfig(env: Env = process.env, cwd = process.cwd()): St
   return { dataDir: resolve(cwd, text(env, 'DATA_DIR', './data')), databaseUrl };
 }
 
+/**
+ * SCHEMAS_DIR: where the forms, languages and countries are (the server and the staff commands read
+ * them); by default the release's own schemas/, beside src/ and dist/, wherever the process starts.
+ */
+export function schemasDirOf(env: Env = process.env, cwd = process.cwd()): string {
+  return resolve(cwd, text(env, 'SCHEMAS_DIR', fileURLToPath(new URL('../../schemas', import.meta.url))));
+}
+
 /** Parses the environment; throws ConfigError with the variable's name on anything malformed. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
   const { dataDir, databaseUrl } = loadStoreConfig(env, cwd);
@@ -215,6 +226,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     deliveryLeaseMs: integer(env, 'DELIVERY_LEASE_MS', 5 * MINUTE, Math.max(webhookTimeoutMs, 1000) + 1000),
     webRoot,
     brandsDir: resolve(cwd, text(env, 'BRANDS_DIR', './brands')),
+    schemasDir: schemasDirOf(env, cwd),
     apiBase: apiBase && httpUrl('API_BASE', apiBase, { originOnly: true }),
     addressLookupUrl: httpUrl('ADDRESS_LOOKUP_URL', text(env, 'ADDRESS_LOOKUP_URL', DEFAULT_ADDRESS_LOOKUP_URL)),
     corsOrigins: list(env, 'CORS_ORIGINS').map((o) => httpUrl('CORS_ORIGINS', o, { originOnly: true })),

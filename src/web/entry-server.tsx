@@ -9,7 +9,8 @@ import { brandPaths as allBrandPaths, matchBrandRoute, pageTitle } from '../core
 import { App } from './app/app';
 import { assetUrl, brandModule, brandRoutes, loadBrand } from './app/brands';
 import { FormSeedContext } from './form/form-seed';
-import { i18n } from './i18n';
+import { i18n, languageCodes } from './i18n';
+import { FALLBACK_LOCALE } from '../core/texts';
 import type { FormSeed } from '../core/form-seed';
 
 /** The app's code, which src/web/main.tsx imports once the page has painted. */
@@ -48,10 +49,10 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   const html = await new Response(prelude).text();
-  const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandRoutes);
+  const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandRoutes, languageCodes);
   if (!route) {
-    const t = i18n.getFixedT('nl');
-    return { html, status: 404, title: t('notFound.documentTitle'), description: t('notFound.body'), lang: 'nl', preloadModules: [APP_MODULE] };
+    const t = i18n.getFixedT(FALLBACK_LOCALE);
+    return { html, status: 404, title: t('notFound.documentTitle'), description: t('notFound.body'), lang: FALLBACK_LOCALE, preloadModules: [APP_MODULE] };
   }
   const brand = await loadBrand(route.brand.id);
   const t = i18n.getFixedT(route.locale);

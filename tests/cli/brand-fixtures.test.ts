@@ -1,17 +1,19 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBrandFiles } from '../../src/cli/validate/brand-files';
+import { portalFacts } from '../../src/cli/validate/portal-facts';
 import { fixturesDir, repoRoot } from './project-copy';
 
 const schemaFile = join(repoRoot, 'schemas/brand.schema.json');
-const check = (...files: string[]) => checkBrandFiles(files, { root: repoRoot, schemaFile });
+const facts = portalFacts(repoRoot);
+const check = (...files: string[]) => checkBrandFiles(files, { root: repoRoot, schemaFile, facts });
 
 /** Each fixture breaks one rule; the one problem must name the file, the field and say it plainly. */
 const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['missing-variant', '/variant', /"variant" is missing; .*Which repair form/],
-  ['unknown-variant', '/variant', /^"deluxe": Choose "simple" \(the shorter form that asks for the brand\) or "extended"/],
+  ['unknown-variant', '/variant', /^"deluxe" is not a form of this portal; schemas\/forms has "extended" or "simple"\./],
   ['unknown-colour-key', '/theme/headerColour', /"headerColour" is not a colour this file knows\. Known colours: primary, onPrimary, /],
-  ['missing-fr-text', '/header/title', /^the French \(fr\) text is missing\./],
+  ['missing-fr-text', '/header/title', /^the text in "fr" \(Français\) is missing\./],
   ['empty-fr-text', '/header/title', /^The French \(fr\) text is empty\. Write what visitors of the French page read here\./],
   ['bad-colour', '/theme/primary', /^"#fff": Not a colour .* e\.g\. #1a2b3c/],
   ['bad-url', '/footer/legal/legalNotice', /: Not a full web address\. It must start with https:\/\//],
@@ -24,7 +26,7 @@ const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['schema-ref', '/$schema', /"\$schema" must be "\.\.\/\.\.\/\.\.\/\.\.\/schemas\/brand\.schema\.json"/],
   ['choice-without-options', '/brandField/options', /a dropdown \(mode "choice"\) needs "options"/],
   ['options-without-choice', '/brandField/options', /only used when mode is "choice"/],
-  ['extended-brand-field', '/brandField/mode', /^"text": Brands with the extended form always send the brand name itself, so mode must be "fixed"\./],
+  ['extended-brand-field', '/brandField/mode', /^the form "extended" does not ask for the brand: it sends the brand's name itself, so mode must be "fixed"\./],
   ['no-countries', '/countries', /^List the countries this brand serves, at least one and each once, e\.g\. \["be", "nl"\]\.$/],
   ['one-option', '/brandField/options', /^A dropdown needs at least two different brand names/],
   ['id-mismatch', '/id', /the id "fixture" must equal the file name without \.json \("id-mismatch"\)\. Change the id to "id-mismatch", or rename the file to fixture\.json\./],
@@ -61,7 +63,10 @@ describe('brand file checks on fixtures', () => {
 
   it('names a country the portal does not serve, and the ones it does', () => {
     expect(check(join(fixturesDir, 'invalid', 'unknown-country.json'))).toEqual([
-      expect.objectContaining({ pointer: '/countries/1', message: '"de": A country is one of "be" (Belgium), "fr" (France), "nl" (the Netherlands) or "lu" (Luxembourg).' }),
+      expect.objectContaining({
+        pointer: '/countries/1',
+        message: '"de" is not a country of this portal; schemas/countries.json has "be", "fr", "nl" or "lu". Add it there (with its postal-code pattern), or check the spelling.',
+      }),
     ]);
   });
 
@@ -81,6 +86,7 @@ describe('brand file checks on fixtures', () => {
     const problems = checkBrandFiles([join(fixturesDir, 'valid', 'acme.json')], {
       root: repoRoot,
       schemaFile: join(fixturesDir, 'invalid', 'invalid-json.json'),
+      facts,
     });
     expect(problems).toHaveLength(1);
     expect(problems[0].message).toMatch(/a comma is missing here/);

@@ -58,21 +58,24 @@ describe('the brand schema in the editor', () => {
     ]);
   });
 
-  it('explains the choices of an enum, and of a country', async () => {
-    const found = await diagnostics('fratelli.json', (t) => t.replace('"variant": "simple"', '"variant": "deluxe"').replace('"countries": ["be", "fr", "nl", "lu"]', '"countries": ["be", "de"]'));
-    expect(found).toContain('Choose "simple" (the shorter form that asks for the brand) or "extended" (dealer e-mail, installation date and terms checkbox).');
-    expect(found).toContain('A country is one of "be" (Belgium), "fr" (France), "nl" (the Netherlands) or "lu" (Luxembourg).');
+  it('says how a form and a country are named (npm run validate checks they exist)', async () => {
+    const found = await diagnostics('fratelli.json', (t) => t.replace('"variant": "simple"', '"variant": "Deluxe form"').replace('"countries": ["be", "fr", "nl", "lu"]', '"countries": ["be", "Germany"]'));
+    expect(found).toContain('The name of a form in schemas/forms, in lower-case letters, digits and dashes, e.g. "simple" or "extended".');
+    expect(found).toContain('A country is the two-letter code of a country in schemas/countries.json, e.g. "be" (Belgium), "fr" (France), "nl" (the Netherlands) or "lu" (Luxembourg).');
   });
 
-  it('says what a brand needs in countries and in a dropdown, and why an extended brand’s mode is fixed', async () => {
+  it('offers the forms as suggestions for the variant', async () => {
+    const { text, document, json } = await open('fratelli.json', (t) => t.replace('"variant": "simple"', '"variant": ""'));
+    const list = await service.doComplete(document, document.positionAt(text.indexOf('"variant": ""') + '"variant": "'.length), json);
+    expect(list?.items.map((item) => item.label)).toEqual(expect.arrayContaining(['"simple"', '"extended"']));
+  });
+
+  it('says what a brand needs in countries and in a dropdown', async () => {
     expect(await diagnostics('fratelli.json', (t) => t.replace('"countries": ["be", "fr", "nl", "lu"]', '"countries": []'))).toEqual([
       'List the countries this brand serves, at least one and each once, e.g. ["be", "nl"].',
     ]);
     expect(await diagnostics('hanant.json', (t) => t.replace(/"options": \[[^\]]*\]/, '"options": ["Hananto"]'))).toEqual([
       'A dropdown needs at least two different brand names, e.g. ["Hananto", "Senza Nome"].',
-    ]);
-    expect(await diagnostics('teka.json', (t) => t.replace('"mode": "fixed"', '"mode": "text"'))).toEqual([
-      'Brands with the extended form always send the brand name itself, so mode must be "fixed".',
     ]);
   });
 

@@ -76,26 +76,27 @@ describe('validateProject on a broken copy', () => {
     ]);
   });
 
-  it('names interface texts that exist in one language only', () => {
-    editJson(root, 'schemas/i18n/fr.json', (t) => delete t.footer.phone);
+  it('warns of each text another language lacks (it falls back to Dutch), and of a message missing everywhere', () => {
+    editJson(root, 'schemas/i18n/fr.json', (t) => {
+      delete t.footer.phone;
+      delete t.validation.default.postalCode;
+    });
     editJson(root, 'schemas/i18n/nl.json', (t) => (t.extra = { only: 'Alleen Nederlands' }));
-    expect(validateProject(root).problems).toEqual([
-      { file: 'schemas/i18n/fr.json', pointer: '/footer/phone', message: expect.stringMatching(/French \(fr\) interface text "footer\.phone" is missing/) },
-      { file: 'schemas/i18n/fr.json', pointer: '/extra/only', message: expect.stringMatching(/"extra\.only" is missing/) },
+    const report = validateProject(root);
+    expect(report.problems).toEqual([]);
+    expect(report.warnings.map((w) => [w.file, w.pointer, w.message])).toEqual([
+      ['schemas/i18n/fr.json', '/footer/phone', 'the text "footer.phone" is missing, so the Dutch one is used.'],
+      ['schemas/i18n/fr.json', '/validation/default/postalCode', 'the text "validation.default.postalCode" is missing, so the Dutch one is used.'],
+      // The extended form's French message had only the default table to fall back to: now the Dutch extended one.
+      ['schemas/i18n/fr.json', '/validation/extended/postalCode', 'the text "validation.extended.postalCode" is missing, so the Dutch one is used.'],
+      ['schemas/i18n/fr.json', '/extra/only', 'the text "extra.only" is missing, so the Dutch one is used.'],
     ]);
   });
 
-  it('names error messages missing for a variant or locale', () => {
-    editJson(root, 'schemas/forms/messages.json', (m) => delete m.simple.fr.postalCode);
-    expect(problemsAt('schemas/forms/messages.json')).toEqual([
-      expect.objectContaining({ pointer: '/simple/fr/postalCode', message: expect.stringMatching(/French \(fr\) error message "postalCode" of the simple form/) }),
-    ]);
-  });
-
-  it('reports a form variant without its schema', () => {
+  it('reports a brand naming a form whose schema is gone', () => {
     rmSync(join(root, 'schemas/forms/simple.schema.json'));
-    expect(problemsAt('schemas/forms/simple.schema.json')).toEqual([
-      expect.objectContaining({ pointer: '', message: expect.stringMatching(/missing\. Brands with variant "simple" need it/) }),
+    expect(problemsAt('brands/ilve.json')).toEqual([
+      expect.objectContaining({ pointer: '/variant', message: expect.stringMatching(/^"simple" is not a form of this portal; schemas\/forms has "extended"\./) }),
     ]);
   });
 
@@ -106,17 +107,17 @@ describe('validateProject on a broken copy', () => {
     ]);
   });
 
-  it('reports a $ref that points outside its form schema, and accepts one within it', () => {
+  it('reports a field referring outside the shared fields, or to one they lack, and a $ref inside a field that leaves its schema', () => {
     editJson(root, 'schemas/forms/simple.schema.json', (s) => {
-      s.definitions = { text: { type: 'string', maxLength: 50 } };
-      s.properties.city = { $ref: '#/definitions/text' };
       s.properties.street = { $ref: 'https://example.com/address.json#/street' };
+      s.properties.city = { $ref: 'fields.json#/definitions/town' };
+      s.properties.type = { type: 'object', properties: { model: { $ref: 'https://example.com/model.json' } } };
     });
-    const problems = problemsAt('schemas/forms/simple.schema.json');
-    expect(problems).toContainEqual(
-      expect.objectContaining({ pointer: '/properties/street/$ref', message: expect.stringMatching(/points outside this schema/) }),
-    );
-    expect(problems.filter((p) => p.pointer.includes('city'))).toEqual([]);
+    expect(problemsAt('schemas/forms/simple.schema.json').map((p) => [p.pointer, p.message])).toEqual([
+      ['/properties/city/$ref', expect.stringMatching(/^fields\.json has no field "town"\. Its fields: last_name, street_name,/)],
+      ['/properties/street/$ref', expect.stringMatching(/is not a shared field: write "fields\.json#\/definitions\/<name>"/)],
+      ['/properties/type/properties/model/$ref', expect.stringMatching(/points outside this schema/)],
+    ]);
   });
 
   it('reports uiSchema references to fields that do not exist, and fields shown nowhere', () => {
@@ -166,7 +167,7 @@ describe('the validate command', () => {
       const result = run(root);
       expect(result.status).toBe(1);
       expect(result.stdout).toContain('brands/kuppersbusch.json /theme/headerColour: "headerColour" is not a colour this file knows. Known colours: primary, onPrimary,');
-      expect(result.stdout).toContain('brands/kuppersbusch.json /header/banner: the French (fr) text is missing.');
+      expect(result.stdout).toContain('brands/kuppersbusch.json /header/banner: the text in "fr" (Français) is missing.');
       expect(result.stdout).toContain('2 problems in 1 file.');
     } finally {
       removeProject(root);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addressLookupUrl, addressQuery, DEFAULT_ADDRESS_LOOKUP_URL, pickAddress } from '../../src/core/address-lookup';
+import { addressLookupUrl, addressQuery as query, DEFAULT_ADDRESS_LOOKUP_URL, pickAddress } from '../../src/core/address-lookup';
+import { indexCountries } from '../../src/core/countries';
+
+// Countries as schemas/countries.json has them; a country without the lookup is never asked for.
+const countries = indexCountries({ countries: { nl: { postalCode: '^[1-9][0-9]{3} ?[A-Za-z]{2}$', addressLookup: true }, be: { postalCode: '^[0-9]{4}$' } } });
+const addressQuery = (country: string, postalCode: unknown, houseNumber: unknown) => query(countries, country, postalCode, houseNumber);
 
 const answer = {
   response: {
@@ -9,7 +14,7 @@ const answer = {
 };
 
 describe('address lookup (core)', () => {
-  it('asks only for Dutch addresses with a valid postal code and house number', () => {
+  it('asks only in countries with the lookup (the Netherlands), with a postal code of that country and a house number', () => {
     expect(addressQuery('nl', '1118 cp', 202)).toEqual({ postalCode: '1118CP', houseNumber: 202 });
     expect(addressQuery('be', '1000', 2)).toBeNull();
     expect(addressQuery('nl', '0118CP', 2)).toBeNull();

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { brandPath, brandPaths, indexBrands, matchBrandRoute, pageTitle } from '../../src/core/brands';
-import { COUNTRIES, LOCALES } from '../../src/core/locale';
+import { brandPath, brandPaths, indexBrands, matchBrandRoute as match, pageTitle } from '../../src/core/brands';
+import { DEFAULT_LOCALES } from '../../src/core/locale';
 import type { Brand } from '../../src/core/types';
 
 // Read like the CLI does (core itself never touches the file system).
@@ -11,6 +11,10 @@ const brandList = readdirSync(brandsDir)
   .map((f) => JSON.parse(readFileSync(new URL(f, brandsDir), 'utf8')) as Brand);
 const brands = indexBrands(brandList);
 const SIX = ['kuppersbusch', 'teka', 'ilve', 'hanant', 'airodesign', 'fratelli'];
+const COUNTRIES = ['be', 'fr', 'nl', 'lu'];
+// The portal's languages: German is one, which the six brands do not offer.
+const LANGUAGES = new Set(['nl', 'fr', 'de']);
+const matchBrandRoute = (path: string, index: ReadonlyMap<string, Brand>) => match(path, index, LANGUAGES);
 
 describe('indexBrands', () => {
   it('keys every brand file by its id', () => {
@@ -20,14 +24,21 @@ describe('indexBrands', () => {
 });
 
 describe('matchBrandRoute', () => {
-  const all = SIX.flatMap((id) => LOCALES.flatMap((locale) => COUNTRIES.map((country) => [id, locale, country] as const)));
+  const all = SIX.flatMap((id) => DEFAULT_LOCALES.flatMap((locale) => COUNTRIES.map((country) => [id, locale, country] as const)));
 
   it.each(all)('matches /%s/%s/%s', (id, locale, country) => {
     expect(matchBrandRoute(`/${id}/${locale}/${country}`, brands)).toEqual({ brand: brands.get(id), locale, country });
   });
 
-  it.each(['de', 'en', 'NL-be', 'xx'])('falls back to nl for the unknown locale %s', (locale) => {
+  it.each(['en', 'NL-be', 'xx'])('falls back to nl for %s, which is no language of the portal', (locale) => {
     expect(matchBrandRoute(`/teka/${locale}/be`, brands)?.locale).toBe('nl');
+  });
+
+  it('is no page for a language of the portal the brand does not offer, and a page where it does', () => {
+    expect(matchBrandRoute('/teka/de/be', brands)).toBeNull();
+    const german = indexBrands([{ ...brands.get('teka')!, locales: ['nl', 'fr', 'de'] }]);
+    expect(matchBrandRoute('/teka/de/be', german)).toMatchObject({ locale: 'de', country: 'be' });
+    expect(brandPaths(german.values())).toContain('/teka/de/lu');
   });
 
   it('accepts a locale in capitals and a trailing slash', () => {

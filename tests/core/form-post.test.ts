@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { postedFormData, postedProperty } from '../../src/core/form-post';
-import { formSchemas } from '../../src/core/form-schemas';
+import { form } from '../support/portal-data';
 
-const { schema } = formSchemas.extended;
+const { schema } = form('extended');
 
 describe('a form posted without scripts, read as the page holds it', () => {
   it('maps controls to schema properties and ignores everything else', () => {

@@ -1,22 +1,22 @@
 import type { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { fieldErrors, type ValidationIssue } from '../../src/core/field-errors';
-import { formSchemas } from '../../src/core/form-schemas';
 import { createRepairAjv } from '../../src/core/keywords/repair-ajv';
+import { form, messages, portal } from '../support/portal-data';
 import type { Locale, RepairFormData, Variant } from '../../src/core/types';
 import { maxLengths, requiredFields, ruleCases, validData, withPatch } from './form-rule-cases';
 
 // The server's path: the runtime ajv with the same options, formats and keyword code as the page build.
 const aliases = { image1: 'upload_1', image2: 'upload_2' };
-const ajv = createRepairAjv();
+const ajv = createRepairAjv(portal.rules);
 const compiled = Object.fromEntries(
-  (['simple', 'extended'] as Variant[]).map((variant) => [variant, ajv.compile(formSchemas[variant].schema)]),
+  (['simple', 'extended'] as Variant[]).map((variant) => [variant, ajv.compile(form(variant).schema)]),
 ) as Record<Variant, ReturnType<Ajv['compile']>>;
 
 function errorsOf(variant: Variant, data: RepairFormData, locale: Locale = 'nl') {
   const validate = compiled[variant];
   validate(data);
-  return fieldErrors((validate.errors ?? []) as ValidationIssue[], variant, locale, aliases);
+  return fieldErrors((validate.errors ?? []) as ValidationIssue[], messages(variant, locale), aliases);
 }
 
 describe.each(['simple', 'extended'] as Variant[])('%s form rules (runtime ajv + shared keywords)', (variant) => {
@@ -58,7 +58,7 @@ describe('postalCode keyword', () => {
 
 describe('text rules in the form schemas', () => {
   it.each(['simple', 'extended'] as Variant[])('%s: every free text refuses control characters, every required one blanks', (variant) => {
-    const { schema } = formSchemas[variant];
+    const { schema } = form(variant);
     for (const [name, prop] of Object.entries(schema.properties) as [string, Record<string, unknown>][]) {
       // Typed by a person: not the enum of a select, nor the photo names the page fills in.
       const typed = prop.type === 'string' && !prop.pattern && !prop.enum;

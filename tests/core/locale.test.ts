@@ -1,34 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRIES, DEFAULT_LOCALE, LOCALES, isCountry, isLocale, resolveLocale } from '../../src/core/locale';
+import { brandDefaultLocale, brandLocales, DEFAULT_LOCALES, FALLBACK_LOCALE, offeredLocale, routeLocale } from '../../src/core/locale';
 
-describe('resolveLocale', () => {
-  it.each([
-    ['nl', 'nl'],
-    ['fr', 'fr'],
-    ['FR', 'fr'],
-    ['de', 'nl'],
-    ['', 'nl'],
-    [undefined, 'nl'],
-    [null, 'nl'],
-    ['fr-BE', 'nl'],
-  ])('%s → %s', (value, expected) => {
-    expect(resolveLocale(value)).toBe(expected);
-  });
+const portalLanguages = new Set(['nl', 'fr', 'de']);
 
-  it('has Dutch as the default', () => {
-    expect(DEFAULT_LOCALE).toBe('nl');
-    expect(LOCALES).toEqual(['nl', 'fr']);
+describe('a brand\'s languages', () => {
+  it('are Dutch and French unless its file says otherwise, Dutch first', () => {
+    expect(FALLBACK_LOCALE).toBe('nl');
+    expect(DEFAULT_LOCALES).toEqual(['nl', 'fr']);
+    expect(brandLocales({})).toEqual(['nl', 'fr']);
+    expect(brandLocales({ locales: ['fr', 'de'] })).toEqual(['fr', 'de']);
+    expect(brandDefaultLocale({})).toBe('nl');
+    expect(brandDefaultLocale({ locales: ['fr', 'nl'] })).toBe('nl');
+    expect(brandDefaultLocale({ locales: ['de', 'fr'] })).toBe('de');
   });
 });
 
-describe('isLocale and isCountry', () => {
-  it('accept exactly the supported values', () => {
-    expect(LOCALES.every(isLocale)).toBe(true);
-    expect(COUNTRIES).toEqual(['be', 'fr', 'nl', 'lu']);
-    expect(COUNTRIES.every(isCountry)).toBe(true);
-    for (const other of ['de', 'NL', '', 'toString', 1, null, undefined]) {
-      expect(isLocale(other)).toBe(false);
-      expect(isCountry(other)).toBe(false);
-    }
+describe('routeLocale', () => {
+  it.each([
+    ['nl', {}, 'nl'],
+    ['fr', {}, 'fr'],
+    ['FR', {}, 'fr'],
+    ['de', {}, null],
+    ['de', { locales: ['nl', 'fr', 'de'] }, 'de'],
+    ['en', {}, 'nl'],
+    ['', {}, 'nl'],
+    ['fr-BE', {}, 'nl'],
+    ['toString', {}, 'nl'],
+    ['en', { locales: ['de'] }, 'de'],
+  ])('%s for %j → %s: a portal language the brand does not offer is no page; anything else falls back', (segment, brand, expected) => {
+    expect(routeLocale(segment, brand, portalLanguages)).toBe(expected);
+  });
+});
+
+describe('offeredLocale', () => {
+  it('takes a request\'s language only if the brand offers it', () => {
+    expect(offeredLocale('fr', {}, 'nl')).toBe('fr');
+    expect(offeredLocale('de', {}, 'nl')).toBe('nl');
+    expect(offeredLocale('de', { locales: ['nl', 'de'] }, 'nl')).toBe('de');
+    for (const other of [undefined, null, 1, 'toString', '']) expect(offeredLocale(other, {}, 'fr')).toBe('fr');
   });
 });

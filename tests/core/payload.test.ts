@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formSchemas } from '../../src/core/form-schemas';
 import { shapeRequest } from '../../src/core/payload';
 import type { Brand } from '../../src/core/types';
-import hanant from '../../brands/hanant.json';
-import ilve from '../../brands/ilve.json';
-import teka from '../../brands/teka.json';
+import { form } from '../support/portal-data';
 import { validData } from './form-rule-cases';
+
+// What shapeRequest reads of a brand file: its name and how its form treats the brand field.
+const ilve: Pick<Brand, 'name' | 'brandField'> = { name: 'Ilve', brandField: { mode: 'text' } };
+const hanant: Pick<Brand, 'name' | 'brandField'> = { name: 'Hanant', brandField: { mode: 'choice', options: ['Hananto', 'Senza Nome'] } };
+const teka: Pick<Brand, 'name' | 'brandField'> = { name: 'Teka', brandField: { mode: 'fixed' } };
 
 const common = [
   'last_name', 'street_name', 'house_number', 'postal_code', 'city', 'country', 'client_email', 'phone_number',
@@ -16,8 +18,8 @@ describe('shapeRequest', () => {
   it('simple form: the entity fields only, photos by stored name, none of the extended five', () => {
     const body = shapeRequest(
       { ...validData('simple'), phone_number2: '0612345678', house_number_suffix: 'A' },
-      formSchemas.simple.schema,
-      ilve as Brand,
+      form('simple'),
+      ilve,
       'fr',
     );
     expect(Object.keys(body).sort()).toEqual(
@@ -33,8 +35,8 @@ describe('shapeRequest', () => {
   it('simple form drops extended-only fields even if present in the data', () => {
     const body = shapeRequest(
       { ...validData('simple'), notification: 'd@example.com', isAkkoord: true, language: 'nl', install_date: 'x' },
-      formSchemas.simple.schema,
-      hanant as Brand,
+      form('simple'),
+      hanant,
       'nl',
     );
     expect(body).not.toHaveProperty('notification');
@@ -44,7 +46,7 @@ describe('shapeRequest', () => {
   });
 
   it('Hanant keeps the chosen brand', () => {
-    const body = shapeRequest({ ...validData('simple'), brand: 'Senza Nome' }, formSchemas.simple.schema, hanant as Brand, 'nl');
+    const body = shapeRequest({ ...validData('simple'), brand: 'Senza Nome' }, form('simple'), hanant, 'nl');
     expect(body.brand).toBe('Senza Nome');
   });
 
@@ -58,8 +60,8 @@ describe('shapeRequest', () => {
         notification: 'dealer@example.com',
         language: 'nl',
       },
-      formSchemas.extended.schema,
-      teka as Brand,
+      form('extended'),
+      teka,
       'fr',
     );
     expect(Object.keys(body).sort()).toEqual(
@@ -72,7 +74,7 @@ describe('shapeRequest', () => {
   });
 
   it('leaves out empty optional values', () => {
-    const body = shapeRequest({ ...validData('extended'), notification: '', phone_number2: undefined }, formSchemas.extended.schema, teka as Brand, 'nl');
+    const body = shapeRequest({ ...validData('extended'), notification: '', phone_number2: undefined }, form('extended'), teka, 'nl');
     expect(body).not.toHaveProperty('notification');
     expect(body).not.toHaveProperty('phone_number2');
   });

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldErrors, type ValidationIssue } from '../../src/core/field-errors';
-import { formSchemas } from '../../src/core/form-schemas';
 import { createRepairAjv } from '../../src/core/keywords/repair-ajv';
+import { form, messages, portal } from '../support/portal-data';
 import type { RepairFormData, Variant } from '../../src/core/types';
 import { loadFormValidation } from '../../src/web/form/validation';
 import { withPatch } from './form-rule-cases';
@@ -11,14 +11,14 @@ import { withPatch } from './form-rule-cases';
  * The text rules fuzzed on both paths they run on: the server's and the CLI's
  * runtime ajv, and the page's precompiled validators. Both must say the same.
  */
-const ajv = createRepairAjv();
+const ajv = createRepairAjv(portal.rules);
 const server = Object.fromEntries(
   (['simple', 'extended'] as Variant[]).map((variant) => {
-    const validate = ajv.compile(formSchemas[variant].schema);
-    return [variant, (data: RepairFormData) => (validate(data) ? {} : fieldErrors(validate.errors as ValidationIssue[], variant, 'nl'))];
+    const validate = ajv.compile(form(variant).schema);
+    return [variant, (data: RepairFormData) => (validate(data) ? {} : fieldErrors(validate.errors as ValidationIssue[], messages(variant)))];
   }),
 ) as Record<Variant, (data: RepairFormData) => Record<string, string[]>>;
-const page = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
+const page: Record<Variant, Awaited<ReturnType<typeof loadFormValidation>>> = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
 
 function judged(variant: Variant, field: string, value: string): string[] | undefined {
   const data = withPatch(variant, { [field]: value });
@@ -27,8 +27,8 @@ function judged(variant: Variant, field: string, value: string): string[] | unde
   return onServer;
 }
 
-const INVALID = { simple: ['Ongeldige tekens'], extended: ['Invalid characters'] };
-const REQUIRED = { simple: ['Dit veld is verplicht'], extended: ['This field is required'] };
+const INVALID: Record<Variant, string[]> = { simple: ['Ongeldige tekens'], extended: ['Invalid characters'] };
+const REQUIRED: Record<Variant, string[]> = { simple: ['Dit veld is verplicht'], extended: ['This field is required'] };
 
 /** Letters of scripts people write names in, some followed by the marks that build them. */
 const letter = fc.constantFrom(

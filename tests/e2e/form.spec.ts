@@ -45,7 +45,7 @@ const withPage = suite.withPage;
 const errorText = (page: Page, name: string) => page.locator(fieldError(name)).textContent({ timeout: 5_000 });
 
 describe('empty submit shows the messages of each variant', () => {
-  const REQUIRED = {
+  const REQUIRED: Record<string, string[]> = {
     extended: ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'client_email', 'phone_number', 'description', 'upload_1', 'upload_2', 'isAkkoord'],
     simple: ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'client_email', 'phone_number', 'brand', 'type', 'serial_number', 'purchase_date', 'description', 'upload_1', 'upload_2'],
   };

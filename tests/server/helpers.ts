@@ -119,7 +119,7 @@ export async function uploadedName(url: string, bytes: Buffer, name?: string, ty
 export { simpleRequest };
 export { brandsWith } from '../support/brands-with';
 
-export function extendedRequest(image1: string, image2: string, language: 'nl' | 'fr' = 'fr'): Record<string, unknown> {
+export function extendedRequest(image1: string, image2: string, language = 'fr'): Record<string, unknown> {
   return {
     ...simpleRequest(image1, image2),
     country: 'be',

@@ -6,7 +6,7 @@ import nl from '../../schemas/i18n/nl.json';
 /** The six brand files as the page loads them (import.meta.glob in src/web/app/brands.ts), loaded up front. */
 export const BRANDS: Brand[] = (await Promise.all([...brandRoutes.keys()].map(loadBrand))).sort((a, b) => a.id.localeCompare(b.id));
 const brands = new Map(BRANDS.map((b) => [b.id, b]));
-export const TEXTS = { nl, fr } as const;
+export const TEXTS: Record<Locale, typeof fr> = { nl, fr };
 export const LOCALE_CASES: [string, Locale][] = BRANDS.flatMap((b) => (['nl', 'fr'] as const).map((l): [string, Locale] => [b.id, l]));
 
 export function brand(id: string): Brand {

@@ -1,13 +1,15 @@
-import { formSchemas, requestFields } from '../../core/form-schemas';
-import type { Locale } from '../../core/types';
-import { deskFieldLabel } from '../../server/delivery/mail/desk-mail';
+import type { FormModel } from '../../core/form-model';
+import { findText } from '../../core/texts';
+import { fieldLabel, type RequestWords } from '../../server/delivery/mail/request-words';
 import type { StoredRequest } from '../../server/storage/records';
-import labels from './export-columns.json';
 
-/** Every request field of every variant, in schema order, for stable CSV columns. */
-const FIELDS = [...new Set(Object.values(formSchemas).flatMap(({ schema }) => requestFields(schema)))];
+/** The portal's own columns, before the requests' fields; their headers are the language file's `export.columns`. */
 const PORTAL_COLUMNS = ['reference', 'created_at', 'brand_id', 'variant', 'locale'] as const;
-const COLUMNS = [...PORTAL_COLUMNS, ...FIELDS];
+
+/** The columns: the portal's, then every request field of every variant, in schema order, for stable CSV columns. */
+export function exportColumns(forms: Iterable<FormModel>): string[] {
+  return [...new Set([...PORTAL_COLUMNS, ...[...forms].flatMap((form) => form.requestFields)])];
+}
 
 /**
  * A CSV cell as OWASP advises against CSV injection: a cell starting with
@@ -33,12 +35,15 @@ export function exportRecord(row: StoredRequest, createdAt: (ms: number) => stri
   };
 }
 
-/** The header row in the staff's language: the desk's words for the form's fields. */
-export function csvHeader(language: Locale, separator: string): string {
-  const portal: Record<string, string> = labels[language];
-  return COLUMNS.map((column) => csvCell(portal[column] ?? deskFieldLabel(column, language))).join(separator);
+/** The header row in the staff's language: the portal's words for its columns, the desk's labels for the form's fields. */
+export function csvHeader(columns: readonly string[], forms: Iterable<FormModel>, words: RequestWords, separator: string): string {
+  const models = [...forms];
+  const label = (column: string) =>
+    findText(words.languages, words.language, `export.columns.${column}`) ??
+    fieldLabel(models.find((m) => m.requestFields.includes(column)), column, words);
+  return columns.map((column) => csvCell(label(column))).join(separator);
 }
 
-export function csvLine(record: Record<string, unknown>, separator: string): string {
-  return COLUMNS.map((column) => csvCell(record[column])).join(separator);
+export function csvLine(columns: readonly string[], record: Record<string, unknown>, separator: string): string {
+  return columns.map((column) => csvCell(record[column])).join(separator);
 }

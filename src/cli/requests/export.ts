@@ -3,9 +3,10 @@ import { createWriteStream, existsSync, linkSync, renameSync, rmSync } from 'nod
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Locale } from '../../core/types';
+import type { PortalData } from '../../server/portal-data';
 import type { Storage } from '../../server/storage/port';
 import { CommandError } from './command-error';
-import { csvHeader, csvLine, exportRecord } from './export-rows';
+import { csvHeader, csvLine, exportColumns, exportRecord } from './export-rows';
 import { timeWithOffset } from './time-with-offset';
 
 export interface ExportOptions {
@@ -13,6 +14,8 @@ export interface ExportOptions {
   /** CSV: the language of the headers, and the cell separator. */
   language: Locale;
   separator: string;
+  /** The forms (the columns) and the languages (their headers). */
+  data: Pick<PortalData, 'forms' | 'languages'>;
   /** The file to write; none: stdout. */
   out: string | undefined;
   /** Overwrite `out` if it exists. */
@@ -52,7 +55,8 @@ export async function exportRequests(storage: Storage, options: ExportOptions): 
   }
 }
 
-async function writeRequests(storage: Storage, out: Writable, { format, separator, language, timeZone }: ExportOptions): Promise<number> {
+async function writeRequests(storage: Storage, out: Writable, { format, separator, language, timeZone, data }: ExportOptions): Promise<number> {
+  const columns = exportColumns(data.forms.values());
   // CSV records end in CRLF (RFC 4180); JSON lines in LF.
   const end = format === 'csv' ? '\r\n' : '\n';
   const write = async (line: string) => {
@@ -60,12 +64,12 @@ async function writeRequests(storage: Storage, out: Writable, { format, separato
   };
   const localTime = timeWithOffset(timeZone);
   const utc = (ms: number) => new Date(ms).toISOString();
-  if (format === 'csv') await write(`${BOM}${csvHeader(language, separator)}`);
+  if (format === 'csv') await write(`${BOM}${csvHeader(columns, data.forms.values(), { languages: data.languages, language }, separator)}`);
   let count = 0;
   for (let after = 0; ; ) {
     const rows = await storage.requestsAfter(after, PAGE);
     for (const row of rows) {
-      await write(format === 'csv' ? csvLine(exportRecord(row, localTime), separator) : JSON.stringify(exportRecord(row, utc)));
+      await write(format === 'csv' ? csvLine(columns, exportRecord(row, localTime), separator) : JSON.stringify(exportRecord(row, utc)));
     }
     count += rows.length;
     if (rows.length < PAGE) return count;

@@ -1,6 +1,7 @@
-import { ConfigError, loadStoreConfig, portalTimeZone, type StoreConfig } from '../../server/config';
+import { ConfigError, loadStoreConfig, portalTimeZone, schemasDirOf, type StoreConfig } from '../../server/config';
 import { loadEnvFile } from '../../server/env-file';
 import { openStorage } from '../../server/storage/open-storage';
+import { loadPortalData, type PortalData } from '../../server/portal-data';
 import type { Storage } from '../../server/storage/port';
 import { StoreRefusal } from '../../server/storage/store-refusal';
 import { CommandError } from './command-error';
@@ -11,17 +12,26 @@ const WHERE = 'DATA_DIR (SQLite) and DATABASE_URL (PostgreSQL), from the environ
 /** Connections a staff command needs: one at a time, and one spare. */
 const POOL_SIZE = 2;
 
-/** What the staff commands read of the server's settings: the store, and the clock times are shown on. */
-export type StaffConfig = StoreConfig & { timeZone: string };
+/** What the staff commands read of the server's settings: the store, the clock times are shown on, and where the forms and languages are. */
+export type StaffConfig = StoreConfig & { timeZone: string; schemasDir: string };
 
-/** The server's store settings and PORTAL_TIME_ZONE, from the environment and .env, as the server reads them. */
+/** The server's store settings, PORTAL_TIME_ZONE and SCHEMAS_DIR, from the environment and .env, as the server reads them. */
 export function storeConfig(): StaffConfig {
   try {
     loadEnvFile();
-    return { ...loadStoreConfig(), timeZone: portalTimeZone() };
+    return { ...loadStoreConfig(), timeZone: portalTimeZone(), schemasDir: schemasDirOf() };
   } catch (error) {
     if (error instanceof ConfigError) throw new CommandError(`Configuration error: ${error.message}`);
     throw error;
+  }
+}
+
+/** The forms and languages at SCHEMAS_DIR, as the server reads them; one line if they cannot be read. */
+export function staffPortalData({ schemasDir }: Pick<StaffConfig, 'schemasDir'>): PortalData {
+  try {
+    return loadPortalData(schemasDir);
+  } catch (error) {
+    throw new CommandError(`Cannot read the forms and languages in ${schemasDir} (${(error as Error).message}); check SCHEMAS_DIR, and run npm run validate.`);
   }
 }
 

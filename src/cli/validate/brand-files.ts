@@ -9,13 +9,17 @@ import { idPatternOf, idProblems } from './brand-ids.ts';
 import { plainErrors } from './brand-schema-messages.ts';
 import { themeContrastProblems } from './contrast.ts';
 import { displayPath, isRecord, readJson } from './files.ts';
-import type { Problem } from './problem.ts';
+import { DEFAULT_LOCALES } from '../../core/locale.ts';
+import { choices, type PortalFacts } from './portal-facts.ts';
+import { toPointer, type Problem } from './problem.ts';
 
 export interface BrandCheckOptions {
   /** Project root: problems name files relative to it. */
   root: string;
   /** Absolute path of brand.schema.json. */
   schemaFile: string;
+  /** The forms, languages and countries a brand file may name. */
+  facts: PortalFacts;
 }
 
 /**
@@ -61,10 +65,69 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
       const message = webhookProblem(brand);
       if (message) problems.push(inFile(webhookUrl, message));
     }
+    for (const { pointer, message } of portalProblems(brand, options.facts)) {
+      if (!problems.some((p) => p.file === shown && p.pointer === pointer)) problems.push(inFile(pointer, message));
+    }
     if (isRecord(brand.theme)) {
       for (const { pointer, message } of themeContrastProblems(brand.theme as Partial<Brand['theme']>)) {
         problems.push(inFile(pointer, message));
       }
+    }
+  }
+  return problems;
+}
+
+/** A language as people read its code: the code, and its own name from its file (`"de" (Deutsch)`). */
+function languageName(code: string, facts: PortalFacts): string {
+  const language = facts.languages.get(code)?.language;
+  const name = typeof language === 'object' ? language.name : undefined;
+  return typeof name === 'string' ? `"${code}" (${name})` : `"${code}"`;
+}
+
+/**
+ * What a brand file names that the portal must have (its form, languages and
+ * countries: schemas/), the brand field its form asks for or not, and every
+ * text in each of its languages.
+ */
+function portalProblems(brand: Record<string, unknown>, facts: PortalFacts): { pointer: string; message: string }[] {
+  const problems: { pointer: string; message: string }[] = [];
+  const { variant } = brand;
+  if (typeof variant === 'string' && !facts.variants.has(variant)) {
+    problems.push({
+      pointer: '/variant',
+      message: `"${variant}" is not a form of this portal; schemas/forms has ${choices(facts.variants.keys())}. Check the spelling, or add schemas/forms/${variant}.schema.json and ${variant}.ui.json (docs/forms-as-data.md).`,
+    });
+  }
+  const mode = isRecord(brand.brandField) ? brand.brandField.mode : undefined;
+  const use = typeof variant === 'string' ? facts.variants.get(variant) : undefined;
+  if (use === 'hidden' && mode !== undefined && mode !== 'fixed') {
+    problems.push({ pointer: '/brandField/mode', message: `the form "${String(variant)}" does not ask for the brand: it sends the brand's name itself, so mode must be "fixed".` });
+  }
+  if (use === 'shown' && mode === 'fixed') {
+    problems.push({ pointer: '/brandField/mode', message: `the form "${String(variant)}" asks the customer for the brand, so mode must be "choice" (a dropdown) or "text" (free text).` });
+  }
+  const known = (code: unknown, what: string, pointer: string) => {
+    if (typeof code === 'string' && /^[a-z]{2,3}$/.test(code) && !facts.languages.has(code)) {
+      problems.push({ pointer, message: `"${code}" is not a language of this portal; schemas/i18n has ${choices(facts.languages.keys())}. Add schemas/i18n/${code}.json for ${what}, or check the spelling.` });
+    }
+  };
+  const locales: unknown[] = Array.isArray(brand.locales) ? brand.locales : [...DEFAULT_LOCALES];
+  if (Array.isArray(brand.locales)) brand.locales.forEach((code, i) => known(code, "the brand's pages", toPointer(['locales', i])));
+  if (isRecord(brand.serviceDesk)) known(brand.serviceDesk.language, "the desk's mail", '/serviceDesk/language');
+  if (Array.isArray(brand.countries)) {
+    brand.countries.forEach((code, i) => {
+      if (typeof code === 'string' && /^[a-z]{2}$/.test(code) && !facts.countries.has(code)) {
+        problems.push({ pointer: toPointer(['countries', i]), message: `"${code}" is not a country of this portal; schemas/countries.json has ${choices(facts.countries)}. Add it there (with its postal-code pattern), or check the spelling.` });
+      }
+    });
+  }
+  // Every text a visitor reads, in each language the brand offers.
+  const header = isRecord(brand.header) ? brand.header : {};
+  for (const key of ['banner', 'title']) {
+    const text = header[key];
+    if (!isRecord(text)) continue;
+    for (const code of locales.filter((c): c is string => typeof c === 'string' && facts.languages.has(c) && !Object.hasOwn(text, c))) {
+      problems.push({ pointer: toPointer(['header', key]), message: `the text in ${languageName(code, facts)} is missing. The brand's pages are in ${locales.map((l) => languageName(String(l), facts)).join(' and ')}: add "${code}": "…" inside it.` });
     }
   }
   return problems;

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkBrandFiles } from './brand-files.ts';
+import { portalFacts } from './portal-facts.ts';
 import type { Problem } from './problem.ts';
 
 /** Where brand files and their schema live, relative to the project root. */
@@ -19,5 +20,5 @@ export function checkProjectBrands(rootDir: string): Problem[] {
   const root = resolve(rootDir);
   const files = brandFilesOf(root);
   if (files.length === 0) return [{ file: BRAND_LAYOUT.brandsDir, pointer: '', message: 'there are no brand files (brands/<id>.json) here.' }];
-  return checkBrandFiles(files, { root, schemaFile: join(root, BRAND_LAYOUT.brandSchema) });
+  return checkBrandFiles(files, { root, schemaFile: join(root, BRAND_LAYOUT.brandSchema), facts: portalFacts(root) });
 }

@@ -125,7 +125,7 @@ function unknownKeySentence(key: string, def: string | undefined, parentSchema: 
     return `"${key}" is not a colour this file knows. Known colours: ${knownList}. Check the spelling; capitals count.`;
   }
   if (def === 'text') {
-    return `"${key}" is not a language this portal speaks. Texts have only nl (Dutch) and fr (French).`;
+    return `"${key}" is not a language code. Write each text under the code of a language of the brand, e.g. "nl" (Dutch) or "fr" (French).`;
   }
   return `"${key}" is not a field this file knows here. Known fields: ${knownList}. Check the spelling; capitals count.`;
 }

@@ -1,7 +1,8 @@
-import { isRecord, readJson, displayPath } from './files';
-import { toPointer, type Problem } from './problem';
-
-const LOCALE_NAMES: Record<string, string> = { nl: 'Dutch (nl)', fr: 'French (fr)' };
+import { join } from 'node:path';
+import { FALLBACK_LOCALE } from '../../core/texts.ts';
+import { isRecord, readJson } from './files.ts';
+import { DATA_LAYOUT, languageFiles } from './portal-facts.ts';
+import { toPointer, type Problem } from './problem.ts';
 
 /** Every key path ending in a text, e.g. ['footer', 'phone']. */
 export function leafPaths(value: unknown, prefix: string[] = []): string[][] {
@@ -9,58 +10,51 @@ export function leafPaths(value: unknown, prefix: string[] = []): string[][] {
   return Object.entries(value).flatMap(([key, inner]) => leafPaths(inner, [...prefix, key]));
 }
 
-/** The interface texts: nl.json and fr.json must offer the same keys, or a visitor sees a raw key. */
-export function checkInterfaceTexts(root: string, files: Record<string, string>): Problem[] {
-  const tables: Record<string, unknown> = {};
+/**
+ * The language files, schemas/i18n/<code>.json: each reads as JSON, Dutch
+ * (the fallback of every text) is there, and each has its own name. A text
+ * Dutch has and another language lacks falls back to Dutch on its pages and
+ * in its mails: a warning, listed per text.
+ */
+export function checkLanguages(root: string): { problems: Problem[]; warnings: Problem[] } {
   const problems: Problem[] = [];
-  for (const [locale, file] of Object.entries(files)) {
-    const read = readJson(root, file);
-    if (read.ok) tables[locale] = read.data;
-    else problems.push(...read.problems);
+  const warnings: Problem[] = [];
+  const trees = new Map<string, unknown>();
+  for (const code of languageFiles(root)) {
+    const file = `${DATA_LAYOUT.i18nDir}/${code}.json`;
+    if (!/^[a-z]{2,3}$/.test(code)) {
+      problems.push({ file, pointer: '', message: `"${code}" is not a language code: name the file after the two lower-case letters of ISO 639-1, e.g. de.json for German.` });
+      continue;
+    }
+    const read = readJson(root, join(root, file));
+    if (!read.ok) problems.push(...read.problems);
+    else trees.set(code, read.data);
   }
-  if (problems.length > 0) return problems;
-  return missingKeys(tables, (locale, path) => ({
-    file: displayPath(root, files[locale]),
-    pointer: toPointer(path),
-    message: `the ${LOCALE_NAMES[locale] ?? locale} interface text "${path.join('.')}" is missing; the other language has it.`,
-  }));
-}
-
-/** messages.json: each variant has a table per locale, and all tables have the same messages. */
-export function checkMessages(root: string, file: string, variants: readonly string[]): Problem[] {
-  const read = readJson(root, file);
-  if (!read.ok) return read.problems;
-  const shown = displayPath(root, file);
-  const data = isRecord(read.data) ? read.data : {};
-  const problems: Problem[] = [];
-  const tables: Record<string, unknown> = {};
-  for (const variant of variants) {
-    const byLocale = data[variant];
-    for (const locale of Object.keys(LOCALE_NAMES)) {
-      const table = isRecord(byLocale) ? byLocale[locale] : undefined;
-      if (isRecord(table)) tables[`${variant}/${locale}`] = table;
-      else {
-        problems.push({ file: shown, pointer: toPointer([variant, locale]), message: `the ${LOCALE_NAMES[locale]} error messages of the ${variant} form are missing.` });
-      }
+  const fallback = trees.get(FALLBACK_LOCALE);
+  if (!fallback) {
+    const shown = `${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json`;
+    if (!languageFiles(root).includes(FALLBACK_LOCALE)) problems.push({ file: shown, pointer: '', message: 'the Dutch texts are missing: Dutch is the portal\'s default language, and every other language falls back to it.' });
+    return { problems, warnings };
+  }
+  const dutch = leafPaths(fallback).map((path) => JSON.stringify(path));
+  for (const [code, tree] of trees) {
+    const file = `${DATA_LAYOUT.i18nDir}/${code}.json`;
+    const own = isRecord(tree) && isRecord(tree.language) ? tree.language.name : undefined;
+    if (typeof own !== 'string' || own.trim() === '') {
+      problems.push({ file, pointer: '/language/name', message: `the language's own name is missing (e.g. "Deutsch" for German): the language switch shows it. Add "language": { "name": "…" }.` });
+    }
+    if (code === FALLBACK_LOCALE) continue;
+    const have = new Set(leafPaths(tree).map((path) => JSON.stringify(path)));
+    // A variant's message the language lacks comes from its default table first (core/field-errors.ts).
+    const covered = (key: string) => {
+      const [section, table, ...rest] = JSON.parse(key) as string[];
+      return section === 'validation' && table !== 'default' && have.has(JSON.stringify([section, 'default', ...rest]));
+    };
+    // The language's own name and Intl locale are its own, never Dutch's (checked above; the code stands in for the locale).
+    for (const key of dutch.filter((k) => !have.has(k) && !covered(k) && !k.startsWith('["language",'))) {
+      const path = JSON.parse(key) as string[];
+      warnings.push({ file, pointer: toPointer(path), message: `the text "${path.join('.')}" is missing, so the Dutch one is used.` });
     }
   }
-  return problems.concat(
-    missingKeys(tables, (table, path) => {
-      const [variant, locale] = table.split('/');
-      return {
-        file: shown,
-        pointer: toPointer([variant, locale, ...path]),
-        message: `the ${LOCALE_NAMES[locale]} error message "${path.join('.')}" of the ${variant} form is missing; other forms or languages have it.`,
-      };
-    }),
-  );
-}
-
-/** One problem per key path that some table has and another lacks. */
-function missingKeys(tables: Record<string, unknown>, problem: (table: string, path: string[]) => Problem): Problem[] {
-  const keysOf = Object.fromEntries(Object.entries(tables).map(([name, t]) => [name, new Set(leafPaths(t).map((p) => JSON.stringify(p)))]));
-  const union = new Set(Object.values(keysOf).flatMap((keys) => [...keys]));
-  return Object.entries(keysOf).flatMap(([name, keys]) =>
-    [...union].filter((k) => !keys.has(k)).map((k) => problem(name, JSON.parse(k) as string[])),
-  );
+  return { problems, warnings };
 }

@@ -28,14 +28,14 @@ export const brandThemes = (root: string): Plugin =>
   brandModule('repair-portal:brand-themes', 'virtual:brand-themes.css', brandThemeCss, root);
 
 /**
- * `virtual:brand-routes`: each brand's id and countries, so the page matches
- * routes (and 404s the rest) without downloading every brand file.
+ * `virtual:brand-routes`: each brand's id, countries and languages, so the
+ * page matches routes (and 404s the rest) without downloading every brand file.
  */
 export const brandRoutes = (root: string): Plugin =>
   brandModule(
     'repair-portal:brand-routes',
     'virtual:brand-routes',
-    (brands) => `export default ${JSON.stringify(brands.map(({ id, countries }) => ({ id, countries })))};`,
+    (brands) => `export default ${JSON.stringify(brands.map(({ id, countries, locales }) => ({ id, countries, locales })))};`,
     root,
   );
 
@@ -45,7 +45,7 @@ export const brandRoutes = (root: string): Plugin =>
  * addresses, webhook URL) is the server's business, `notes` are the brand
  * author's, and the theme arrives as CSS (virtual:brand-themes.css).
  */
-const PAGE_FIELDS = ['id', 'name', 'variant', 'countries', 'logo', 'favicon', 'header', 'footer', 'privacyPolicy', 'brandField'] as const satisfies readonly (keyof Brand)[];
+const PAGE_FIELDS = ['id', 'name', 'variant', 'countries', 'locales', 'logo', 'favicon', 'header', 'footer', 'privacyPolicy', 'brandField'] as const satisfies readonly (keyof Brand)[];
 
 /** The page gets brand files with only the fields it renders (PAGE_FIELDS). */
 export function brandFilesForThePage(root: string): Plugin {

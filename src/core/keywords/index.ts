@@ -1,15 +1,20 @@
 import type { Ajv } from 'ajv';
 import { fileRulesKeyword } from './file-rules';
 import { IDN_EMAIL } from './idn-email';
-import { formOnlyKeyword } from './form-only';
+import { formOnlyKeyword, personalKeyword, roleKeyword } from './annotations';
 import { postalCodeKeyword } from './postal-code';
 import { filledKeyword, plainTextKeyword } from './text-rules';
 
-export const repairKeywords = [postalCodeKeyword, fileRulesKeyword, formOnlyKeyword, filledKeyword, plainTextKeyword];
+/** What the rules read from data: each country's postal-code pattern (core/countries.ts: postalCodePatterns). */
+export interface RuleData {
+  postalCodes: Readonly<Record<string, string>>;
+}
 
 /** Adds the portal's custom keywords and formats; used by the page build, the server and the CLI alike. */
-export function addRepairRules<T extends Pick<Ajv, 'addKeyword' | 'addFormat'>>(ajv: T): T {
-  for (const keyword of repairKeywords) ajv.addKeyword(keyword);
+export function addRepairRules<T extends Pick<Ajv, 'addKeyword' | 'addFormat'>>(ajv: T, { postalCodes }: RuleData): T {
+  for (const keyword of [postalCodeKeyword(postalCodes), fileRulesKeyword, formOnlyKeyword, roleKeyword, personalKeyword, filledKeyword, plainTextKeyword]) {
+    ajv.addKeyword(keyword);
+  }
   ajv.addFormat('idn-email', IDN_EMAIL);
   return ajv;
 }

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { repairAjvOptions } from '../ajv-options';
-import { addRepairRules } from './index';
+import { addRepairRules, type RuleData } from './index';
 
 /**
  * The runtime validator of repair requests, as the server and the CLI use
@@ -9,8 +9,8 @@ import { addRepairRules } from './index';
  * with an unknown keyword fails to compile. (The page ships precompiled
  * functions from the same options instead.)
  */
-export function createRepairAjv(): Ajv {
-  const ajv = addRepairRules(new Ajv({ ...repairAjvOptions, strict: true }));
+export function createRepairAjv(data: RuleData): Ajv {
+  const ajv = addRepairRules(new Ajv({ ...repairAjvOptions, strict: true }), data);
   addFormats(ajv);
   return ajv;
 }

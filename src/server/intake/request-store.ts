@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { REFERENCE_LENGTH, referenceFromBytes } from '../../core/reference';
-import type { Locale, RepairRequest, Variant } from '../../core/types';
+import { requestPhotos, type FormModel } from '../../core/form-model';
+import type { Locale, RepairRequest } from '../../core/types';
 import { GroupCommit } from '../storage/group-commit';
 import type { RequestWriter } from '../storage/port';
 import type { NewRequest, QueuedDelivery, SubmitOutcome, WriteOutcome } from '../storage/records';
 
 export interface Submission {
   brand: string;
-  variant: Variant;
+  /** The brand's form: its variant is stored with the request, its photo fields say which photos the request claims. */
+  model: Pick<FormModel, 'variant' | 'photos'>;
   locale: Locale;
   payload: RepairRequest;
   idempotencyKey?: string;
@@ -54,11 +56,10 @@ export class RequestStore {
       const reference = this.references();
       const outcome = await this.commits.submit({
         brand: s.brand,
-        variant: s.variant,
+        variant: s.model.variant,
         locale: s.locale,
         payload: JSON.stringify(s.payload),
-        image1: s.payload.image1,
-        image2: s.payload.image2,
+        photos: requestPhotos(s.model, s.payload),
         idempotencyKey: s.idempotencyKey,
         reference,
         deliveries: s.deliveries(reference, Date.now()),

@@ -3,7 +3,8 @@ import type { Brand, Locale } from '../../core/types';
 import { composeDeliveries } from '../delivery/compose-deliveries';
 import { customerMailRecipients } from '../delivery/mail/compose-mails';
 import type { SubmitOutcome } from '../storage/records';
-import type { RequestValidator } from '../validation/request-validator';
+import { formOf, type RequestValidator } from '../validation/request-validator';
+import type { PortalData } from '../portal-data';
 import { idempotencyKey } from './idempotency-key';
 import type { MailCap } from './mail-cap';
 import type { RequestStore } from './request-store';
@@ -48,6 +49,8 @@ export class Intake {
     private readonly validator: RequestValidator,
     private readonly mailCap: MailCap,
     private readonly events: IntakeEvents,
+    /** The forms and the words of the mails. */
+    private readonly data: Pick<PortalData, 'forms' | 'languages'>,
     /** PORTAL_TIME_ZONE: the clock the mails state times on. */
     private readonly timeZone: string,
   ) {}
@@ -58,19 +61,20 @@ export class Intake {
     const verdict = this.validator.check(brand, body, pageLocale);
     if (!verdict.ok) return { kind: 'invalid', error: verdict.error, fields: verdict.fields };
     await admit?.();
-    const { request } = verdict;
-    // The extended form carries its language; the simple one only has the page's.
-    const locale = request.language ?? pageLocale;
-    const unverified = customerMailRecipients(request).length;
+    // A form with a language field carries its language; others only have the page's (the validator says which).
+    const { request, locale } = verdict;
+    const model = formOf(this.data, brand);
+    const unverified = customerMailRecipients(model, request).length;
     const mailsGo = await this.mailCap.allows(brand.id, unverified);
+    const composition = { model, brand, languages: this.data.languages, locale, timeZone: this.timeZone };
     const outcome = await this.store.submit({
       brand: brand.id,
-      variant: brand.variant,
+      model,
       locale,
       payload: request,
       idempotencyKey: key.key,
       deliveries: (reference, receivedAt) =>
-        composeDeliveries(request, brand, locale, reference, receivedAt, this.timeZone).filter((d) => mailsGo || d.limitKey === undefined),
+        composeDeliveries(request, reference, receivedAt, composition).filter((d) => mailsGo || d.limitKey === undefined),
     });
     if (outcome.kind === 'stored' && !outcome.replay) {
       this.events.accepted(brand.id);

@@ -8,24 +8,11 @@ export interface LogSettings {
 }
 
 /**
- * What identifies or reaches a person, or is free text they wrote: never
- * logged as a value, wherever it turns up in a logged object (pino's redact,
- * top level and one level down). The request itself is logged by reference.
+ * Keys that carry an address or a whole request in the portal's own objects
+ * (mails, deliveries, headers), never logged as values; the form fields
+ * marked personal in the variants' schemas are added (logOptions).
  */
-const PERSONAL_FIELDS = [
-  'last_name',
-  'street_name',
-  'house_number',
-  'house_number_suffix',
-  'postal_code',
-  'city',
-  'client_email',
-  'phone_number',
-  'phone_number2',
-  'serial_number',
-  'description',
-  'additional_info',
-  'notification',
+const PERSONAL_KEYS = [
   'email',
   'to',
   'recipient',
@@ -65,15 +52,21 @@ function serializeRequest(req: FastifyRequest) {
 }
 
 /**
- * The server log's options (pino, through Fastify): personal fields redacted
- * by name, requests without their query, errors and refusal reasons
- * scrubbed of addresses and link secrets, and so is every message text.
+ * The server log's options (pino, through Fastify): personal data redacted
+ * by key, wherever it turns up in a logged object (top level and one level
+ * down): the portal's own keys and `personalFields`, the fields the forms
+ * mark personal (core/form-model.ts); requests without their query, errors
+ * and refusal reasons scrubbed of addresses and link secrets, and so is
+ * every message text. The request itself is logged by reference.
  */
-export function logOptions({ level, stream }: LogSettings): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+export function logOptions({ level, stream }: LogSettings, personalFields: readonly string[]): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  // A key that is no identifier (a field named "purchase-place") is written in brackets.
+  const path = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? [key, `*.${key}`] : [`[${JSON.stringify(key)}]`, `*[${JSON.stringify(key)}]`]);
+  const keys = [...new Set([...PERSONAL_KEYS, ...personalFields])];
   return {
     level,
     ...(stream ? { stream } : {}),
-    redact: { paths: PERSONAL_FIELDS.flatMap((field) => [field, `*.${field}`]), censor: '[redacted]' },
+    redact: { paths: keys.flatMap(path), censor: '[redacted]' },
     serializers: {
       req: serializeRequest as never,
       err: serializeError as never,

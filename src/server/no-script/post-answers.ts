@@ -1,12 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { brandPath, type BrandRoute } from '../../core/brands';
 import { postedFormData, SUBMISSION_FIELD } from '../../core/form-post';
-import { formSchemas } from '../../core/form-schemas';
 import type { FormNotice, FormSeed, NoticeKind } from '../../core/form-seed';
 import { shapeRequest } from '../../core/payload';
 import type { RepairFormData } from '../../core/types';
 import { errorAnswer } from '../plugins/error-handler';
+import type { PortalData } from '../portal-data';
 import type { PortalPages } from '../portal-pages';
+import { formOf } from '../validation/request-validator';
 import type { PostedForm } from './posted-form';
 import { isSameRequest } from './repost';
 import type { SeededPages } from './seeded-pages';
@@ -55,6 +56,7 @@ export class PostAnswers {
     private readonly seeded: SeededPages,
     private readonly sent: SentRequests,
     private readonly keys: SubmissionKeys,
+    private readonly data: Pick<PortalData, 'forms'>,
   ) {}
 
   async page(reply: FastifyReply, status: number, route: BrandRoute, seed: Omit<FormSeed, 'brandId'>, key: string) {
@@ -75,7 +77,8 @@ export class PostAnswers {
 
   /** A post under a key a request is stored with: the same request again (a double click, a resend), or other content the key cannot carry. */
   repost(req: FastifyRequest, reply: FastifyReply, route: BrandRoute, earlier: EarlierRequest, data: RepairFormData) {
-    if (isSameRequest(earlier.payload, shapeRequest(data, formSchemas[route.brand.variant].schema, route.brand, route.locale))) {
+    const model = formOf(this.data, route.brand);
+    if (isSameRequest(model, earlier.payload, shapeRequest(data, model, route.brand, route.locale))) {
       return this.confirm(req, reply, route, earlier.reference);
     }
     // The typed text stays, under a new key: sending it again is then a new request, on purpose.
@@ -91,7 +94,7 @@ export class PostAnswers {
     const notice: FormNotice = { kind: noticeFor(answer.status) };
     // Nothing of a post that may be another site's is shown back, and its key is not the form's.
     if (!post.ours) return this.page(reply, answer.status, post.route, { formData: {}, errors: {}, notice }, this.keys.issue(req, reply));
-    const formData = post.data ?? postedFormData(post.read.fields, formSchemas[post.route.brand.variant].schema);
+    const formData = post.data ?? postedFormData(post.read.fields, formOf(this.data, post.route.brand).schema);
     return this.page(reply, answer.status, post.route, { formData, errors: {}, notice }, postedKey(post.read.fields) ?? this.keys.issue(req, reply));
   }
 }

@@ -1,15 +1,14 @@
+import type { FormModel } from '../../core/form-model';
 import type { RepairRequest } from '../../core/types';
-
-/** Each post carries its photos anew, and they are stored under new names: they say nothing about the content. */
-const PHOTO_NAMES = new Set(['image1', 'image2']);
 
 /**
  * Whether a post under a submission key that already stored a request is
- * that request again (a double click, a resend): the same text in every field.
+ * that request again (a double click, a resend): the same text in every
+ * field. Each post carries its photos anew, stored under new names, so the
+ * photo fields say nothing about the content.
  */
-export function isSameRequest(stored: RepairRequest, posted: RepairRequest): boolean {
-  const a = stored as unknown as Record<string, unknown>;
-  const b = posted as unknown as Record<string, unknown>;
-  const fields = new Set([...Object.keys(a), ...Object.keys(b)].filter((name) => !PHOTO_NAMES.has(name)));
-  return [...fields].every((name) => a[name] === b[name]);
+export function isSameRequest(model: Pick<FormModel, 'photos'>, stored: RepairRequest, posted: RepairRequest): boolean {
+  const photos = new Set(model.photos.map((p) => p.target));
+  const fields = new Set([...Object.keys(stored), ...Object.keys(posted)].filter((name) => !photos.has(name)));
+  return [...fields].every((name) => stored[name] === posted[name]);
 }

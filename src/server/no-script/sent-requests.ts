@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { roleValue, type FormModels } from '../../core/form-model';
 import type { RepairRequest } from '../../core/types';
 import { derivedKey } from '../derived-key';
 import type { Storage } from '../storage/port';
@@ -34,6 +35,7 @@ export class SentRequests {
   constructor(
     private readonly storage: Pick<Storage, 'requestByReference' | 'requestByKey'>,
     secret: Buffer,
+    private readonly forms: FormModels,
   ) {
     this.seals = confirmationSeals(secret);
   }
@@ -56,7 +58,8 @@ export class SentRequests {
     if (!reference) return undefined;
     const request = await this.storage.requestByReference(reference);
     if (request?.brand !== brandId) return undefined;
-    const email = (JSON.parse(request.payload) as { client_email?: string }).client_email;
+    const model = this.forms.get(request.variant);
+    const email = model && roleValue(model, JSON.parse(request.payload) as RepairRequest, 'customer-email');
     return email ? { reference: request.reference, email } : undefined;
   }
 

@@ -8,12 +8,15 @@ import { createMailTransport, MAIL_SPOOL_DIR, removeMailLeftovers } from '../del
 import type { Webhook } from 'standardwebhooks';
 import { createWebhookSender } from '../delivery/webhook/webhook-sender';
 import type { PhotoLinks } from '../photos/photo-links';
+import type { PortalData } from '../portal-data';
 import type { RequestWriter, Storage } from '../storage/port';
 import { OutboxWorker, type AttemptOutcome, type OutboxRows } from './outbox-worker';
 
 export interface DeliveryWorkersOptions {
   config: ServerConfig;
   brands: ReadonlyMap<string, Brand>;
+  /** The forms and languages the mails are read by. */
+  data: Pick<PortalData, 'forms' | 'languages'>;
   storage: Storage;
   /** Records attempts where requests are written (SQLite: its writer thread). */
   writer: RequestWriter;
@@ -29,7 +32,7 @@ export interface DeliveryWorkersOptions {
  * and handing them to its sender (delivery/), with its own limits. Stopping
  * waits for what is under way and records it.
  */
-export async function startDeliveryWorkers({ config, brands, storage, writer, links, signers, log, onAttempt }: DeliveryWorkersOptions) {
+export async function startDeliveryWorkers({ config, brands, data, storage, writer, links, signers, log, onAttempt }: DeliveryWorkersOptions) {
   const rows = (channel: string): OutboxRows => ({
     take: (limit, busy, now) => storage.leaseDue(channel, limit, busy, now),
     record: (updates, now) => writer.recordDeliveries(updates, now),
@@ -41,6 +44,7 @@ export async function startDeliveryWorkers({ config, brands, storage, writer, li
     brands,
     signers,
     links,
+    languages: data.languages,
     timeoutMs: config.webhookTimeoutMs,
     maxInFlight: config.webhookMaxInFlight,
     ca: config.webhookCaFile ? readFileSync(config.webhookCaFile) : undefined,
@@ -48,7 +52,7 @@ export async function startDeliveryWorkers({ config, brands, storage, writer, li
   const workers = [
     new OutboxWorker(
       rows('mail'),
-      mailSender(mail, { brands, fromAddress: config.mailFrom, readPhoto: (name) => storage.photos.read(name), timeZone: config.timeZone }),
+      mailSender(mail, { brands, data, fromAddress: config.mailFrom, readPhoto: (name) => storage.photos.read(name), timeZone: config.timeZone }),
       {
         // Twice the pooled connections: each has its next mail ready while results are recorded.
         maxInFlight: 2 * config.smtpMaxConnections,

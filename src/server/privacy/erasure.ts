@@ -1,3 +1,4 @@
+import type { FormModels } from '../../core/form-model';
 import type { Storage } from '../storage/port';
 import { eraseMails, eraseRequests, removeMailFiles } from './personal-data';
 import { scrubAddress } from './scrub-address';
@@ -31,12 +32,16 @@ export interface ErasureReport {
  * and what was sent of it); mails to them. Then the database leaves no copy
  * of it in its files (storage.reclaim).
  */
-export async function eraseSubject({ storage, dataDir }: { storage: ErasureStorage; dataDir: string }, address: string): Promise<ErasureReport> {
-  const subject = await findSubject(storage, address);
+export async function eraseSubject(
+  { storage, dataDir, forms }: { storage: ErasureStorage; dataDir: string; forms: FormModels },
+  address: string,
+): Promise<ErasureReport> {
+  const subject = await findSubject(storage, forms, address);
   const own = await eraseRequests({ storage, dataDir }, subject.own.map((r) => r.id));
   const toThem = await eraseMails({ storage, dataDir }, subject.mails.map((m) => m.id));
   for (const request of subject.namedIn) {
-    const { notification: _address, ...kept } = JSON.parse(request.payload) as Record<string, unknown>;
+    // namedIn holds only requests of known forms: their dealer field is the one that named the person.
+    const { [forms.get(request.variant)!.roles['dealer-email']!]: _address, ...kept } = JSON.parse(request.payload) as Record<string, unknown>;
     await storage.rewriteRequest(request.id, JSON.stringify(kept));
   }
   const rewritten: number[] = [];

@@ -1,3 +1,4 @@
+import type { FormModels } from '../../core/form-model';
 import type { Storage } from '../storage/port';
 import type { OutboxRow, StoredRequest } from '../storage/records';
 import { findSubject } from './subject';
@@ -44,10 +45,11 @@ const utc: TimeText = (ms) => new Date(ms).toISOString();
  */
 export async function findSubjectData(
   storage: Pick<Storage, 'requestsAfter' | 'mailsByLimitKey' | 'photosOfRequests' | 'deliveriesOf'>,
+  forms: FormModels,
   email: string,
   time: TimeText = utc,
 ): Promise<SubjectData> {
-  const subject = await findSubject(storage, email);
+  const subject = await findSubject(storage, forms, email);
   const requests: HeldRequest[] = [];
   for (const r of subject.own) requests.push(await heldRequest(storage, r, time));
   return {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { resolveLocale } from '../../core/locale';
+import { brandDefaultLocale, offeredLocale } from '../../core/locale';
 import type { Brand } from '../../core/types';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
@@ -24,7 +24,7 @@ export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { b
     async (req, reply) => {
       const brand = brands.get(req.params.brand);
       if (!brand) throw new HttpError(404, 'Unknown brand.');
-      const locale = resolveLocale(req.headers['x-portal-locale'] as string | undefined);
+      const locale = offeredLocale(req.headers['x-portal-locale']?.toString().toLowerCase(), brand, brandDefaultLocale(brand));
       const result = await intake.submit({ brand, body: req.body, locale, idempotencyKey: req.headers['idempotency-key'] });
       switch (result.kind) {
         case 'stored':

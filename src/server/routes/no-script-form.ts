@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { matchBrandRoute } from '../../core/brands';
-import { fieldErrors, type FieldErrors } from '../../core/field-errors';
+import { fieldErrors, messageTable, type FieldErrors } from '../../core/field-errors';
 import { postedFormData, postedProperty } from '../../core/form-post';
-import { formSchemas, uploadAliases } from '../../core/form-schemas';
-import { shapeRequest } from '../../core/payload';
+import { pageValues, shapeRequest } from '../../core/payload';
 import type { Brand, RepairFormData } from '../../core/types';
 import type { RateLimit } from '../config';
 import { clientKey } from '../client-key';
@@ -17,9 +16,13 @@ import type { SubmissionKeys } from '../no-script/submission-key';
 import type { DiskGuard } from '../photos/disk-guard';
 import type { PhotoIntake, PhotoRules } from '../photos/photo-intake';
 import type { FormDataValidator } from '../validation/form-data-validator';
+import type { PortalData } from '../portal-data';
+import { formOf } from '../validation/request-validator';
 
 export interface NoScriptFormOptions {
   brands: ReadonlyMap<string, Brand>;
+  /** The forms, and the languages the pages are offered in. */
+  data: Pick<PortalData, 'forms' | 'languages'>;
   photos: PhotoIntake;
   rules: PhotoRules;
   /** Room for the photos a post brings, per client and in total, as for uploads. */
@@ -44,7 +47,8 @@ export interface NoScriptFormOptions {
  * and what could be read kept: never the JSON the API answers.
  */
 export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async (app, options) => {
-  const { brands, photos: photoIntake, rules, room, formValidator, intake, answers, sent, keys, origins, limits } = options;
+  const { brands, data: portal, photos: photoIntake, rules, room, formValidator, intake, answers, sent, keys, origins, limits } = options;
+  const languages = new Set(portal.languages.keys());
   const posts = new WeakMap<FastifyRequest, Post>();
   const acceptedLimit = app.createRateLimit({
     max: limits.accepted.max,
@@ -57,7 +61,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
     {
       // Before the body is read: a post from another site is refused, and counts toward nothing.
       onRequest: async (req) => {
-        const route = matchBrandRoute(req.url.split('?')[0], brands);
+        const route = matchBrandRoute(req.url.split('?')[0], brands, languages);
         if (!route) throw new HttpError(404, 'Not found.');
         const sender = origins.judge(req);
         posts.set(req, { route, ours: sender === 'this-site', read: { fields: [], photos: [] } });
@@ -70,9 +74,10 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
       const post = posts.get(req)!;
       const { route } = post;
       const { brand, locale } = route;
-      const { schema, uiSchema } = formSchemas[brand.variant];
-      const aliases = uploadAliases(uiSchema);
-      const targetOf = Object.fromEntries(Object.entries(aliases).map(([target, picker]) => [picker, target]));
+      const model = formOf(portal, brand);
+      const { schema, aliases } = model;
+      const targetOf = Object.fromEntries(model.photos.map((p) => [p.picker, p.target]));
+      const messages = messageTable(portal.languages, brand.variant, locale);
 
       const declared = Number(req.headers['content-length']);
       await room.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : 2 * rules.maxBytes);
@@ -89,9 +94,8 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
         // A browser that sent neither Origin nor Fetch Metadata proves the form is its own by the key (no-script/submission-key.ts).
         if (!post.ours && !(key && keys.isBound(req, key))) throw new HttpError(403, 'A form posted without proof of its page is refused.');
         post.ours = true;
-        const data = postedFormData(posted.fields, schema) as Record<string, unknown>;
+        const data = { ...postedFormData(posted.fields, schema), ...pageValues(model, locale) };
         post.data = data;
-        if ('language' in schema.properties) data.language = locale;
         const earlier = key && (await sent.earlier(key, brand.id));
         if (earlier) {
           await discardWaiting();
@@ -118,7 +122,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           } catch (error) {
             if (!(error instanceof HttpError && error.statusCode === 415)) throw error;
             const issue = { keyword: 'fileRules', instancePath: `/${picker}`, params: { rule: 'types' } };
-            Object.assign(photoErrors, fieldErrors([issue], brand.variant, locale));
+            Object.assign(photoErrors, fieldErrors([issue], messages));
           }
         }
 
@@ -132,7 +136,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
 
         const outcome = await intake.submit({
           brand,
-          body: shapeRequest(formData, schema, brand, locale),
+          body: shapeRequest(formData, model, brand, locale),
           locale,
           idempotencyKey: key,
           // Only a request about to be stored counts toward the submit limit: corrections never lock a customer out.
@@ -161,7 +165,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
               delete data[aliases[target]];
               return { keyword: 'required', instancePath: '', params: { missingProperty: target } };
             });
-            return answers.invalid(req, reply, route, { formData, errors: fieldErrors(issues, brand.variant, locale, aliases) }, key);
+            return answers.invalid(req, reply, route, { formData, errors: fieldErrors(issues, messages, aliases) }, key);
           }
         }
       } finally {

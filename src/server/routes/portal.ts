@@ -11,6 +11,8 @@ import type { PortalPages } from '../portal-pages';
 export interface PortalRoutesOptions {
   webRoot: string;
   brands: ReadonlyMap<string, Brand>;
+  /** The portal's languages: a brand's page in one it does not offer is 404. */
+  languages: ReadonlySet<string>;
   pages: PortalPages;
   /** The confirmation page, when this browser sent the brand's form without scripts (routes/no-script-form.ts). */
   confirmation(req: FastifyRequest, route: BrandRoute): Promise<string | undefined>;
@@ -28,7 +30,7 @@ function sendHtml(reply: FastifyReply, status: number, html: string, cacheContro
  * page (200), every other path the portal's 404 page with status 404.
  * Only WEB_ROOT/assets is served from disk; DATA_DIR never is.
  */
-export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app, { webRoot, brands, pages, confirmation, submissionKey }) => {
+export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app, { webRoot, brands, languages, pages, confirmation, submissionKey }) => {
   // The pages carry a per-view key, so they are compressed as sent (quickly); assets were compressed at build.
   await app.register(compress, {
     encodings: ['br', 'gzip'],
@@ -56,7 +58,7 @@ export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app,
   };
 
   app.get('/:brand/:locale/:country', async (req, reply) => {
-    const route = matchBrandRoute(req.url.split('?')[0], brands);
+    const route = matchBrandRoute(req.url.split('?')[0], brands, languages);
     if (!route) return notFound(req, reply);
     const confirmed = await confirmation(req, route);
     // The confirmation names the customer's address: never kept by a cache.

@@ -24,20 +24,24 @@ export interface NewRequest {
   locale: string;
   /** The request as JSON. */
   payload: string;
-  image1: string;
-  image2: string;
+  /** The stored names of its photos, each with the request field it fills (form order). */
+  photos: NewPhoto[];
   idempotencyKey?: string;
   /** Used if the request is stored, not if the key replays an earlier one; another request's makes the outcome `reference-taken`. */
   reference: string;
   deliveries: QueuedDelivery[];
 }
 
-export type PhotoField = 'image1' | 'image2';
+/** A photo a request claims: its stored name, and the request field that names it. */
+export interface NewPhoto {
+  field: string;
+  name: string;
+}
 
 export type SubmitOutcome =
   | { kind: 'stored'; reference: string; replay: boolean }
-  /** image1/image2 not stored here, or already used by another request. */
-  | { kind: 'photos-unavailable'; fields: PhotoField[] }
+  /** The fields whose photos are not stored here, or already used by another request. */
+  | { kind: 'photos-unavailable'; fields: string[] }
   /** The key was used before with a different request. */
   | { kind: 'key-conflict' };
 
@@ -65,8 +69,10 @@ export interface DueDelivery {
   messageId: string;
   reference: string;
   brand: string;
-  /** The request's language (nl, fr): its customer's mails are written in it. */
+  /** The request's language (nl, fr, …): its customer's mails are written in it. */
   locale: string;
+  /** The form variant it was sent with: which of its fields are photos, e-mail addresses, dates. */
+  variant: string;
   /** The stored request as JSON. */
   payload: string;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { NewRequest, PhotoField, QueuedDelivery, SubmitOutcome } from './records';
+import type { NewRequest, QueuedDelivery, SubmitOutcome } from './records';
 
 /**
  * The rules of storing a request, decided here once for every backend; the
@@ -19,11 +19,19 @@ export function replayOf(item: NewRequest, earlier: { reference: string; payload
   return earlier.payload_hash === payloadHash(item) ? { kind: 'stored', reference: earlier.reference, replay: true } : { kind: 'key-conflict' };
 }
 
-/** The photo fields that cannot be claimed, given the names claimed: a photo is used once, by one request. */
-export function unavailablePhotos(item: Pick<NewRequest, PhotoField>, claimed: ReadonlySet<string>): PhotoField[] {
-  const fields = (['image1', 'image2'] as const).filter((f) => !claimed.has(item[f]));
-  if (item.image1 === item.image2) fields.push('image2');
-  return [...new Set(fields)];
+/** The photo fields that cannot be claimed, given the names claimed: a photo is used once, by one request, in one field. */
+export function unavailablePhotos(item: Pick<NewRequest, 'photos'>, claimed: ReadonlySet<string>): string[] {
+  const seen = new Set<string>();
+  return item.photos.flatMap(({ field, name }) => {
+    const unavailable = !claimed.has(name) || seen.has(name);
+    seen.add(name);
+    return unavailable ? [field] : [];
+  });
+}
+
+/** The names a request claims, as one JSON array parameter (both backends take a list of any length this way). */
+export function photoNames(item: Pick<NewRequest, 'photos'>): string {
+  return JSON.stringify(item.photos.map((p) => p.name));
 }
 
 /** The limit keys a request's deliveries count under: the adapter counts what each has had in the last day. */

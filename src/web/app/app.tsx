@@ -4,6 +4,7 @@ import { matchBrandRoute } from '../../core/brands';
 import type { Country, Locale } from '../../core/types';
 import { lazyCache } from '../lib/lazy-cache';
 import { NotFoundPage } from '../pages/not-found-page';
+import { languageCodes } from '../i18n';
 import { brandRoutes, loadBrand } from './brands';
 
 // The brand page (the form and its renderer) is a chunk of its own: the 404 page ships none of it.
@@ -25,7 +26,7 @@ function LoadedBrandPage({ id, locale, country }: LoadedBrandPageProps) {
 // The raw pathname, not useParams(): params are decoded already, and decoding
 // twice would differ from the server render (entry-server matches the pathname).
 function BrandRoute() {
-  const route = matchBrandRoute(useLocation().pathname, brandRoutes);
+  const route = matchBrandRoute(useLocation().pathname, brandRoutes, languageCodes);
   if (!route) return <NotFoundPage />;
   return (
     <Suspense fallback={null}>

@@ -1,9 +1,10 @@
 import { useNavigate } from 'react-router-dom';
 import { brandPath } from '../../core/brands';
-import { LOCALES } from '../../core/locale';
+import { brandLocales } from '../../core/locale';
+import { textAt } from '../../core/texts';
 import type { Brand, Country } from '../../core/types';
 import { assetUrl } from '../app/brands';
-import { useLocale, useT } from '../i18n';
+import { languages, useLocale, useT } from '../i18n';
 
 interface Props {
   brand: Brand;
@@ -22,14 +23,14 @@ export function SiteHeader({ brand, country }: Props) {
         <img className="site-header__logo" src={assetUrl(brand.logo)} alt={brand.name} width="200" height="40" fetchPriority="high" />
         {header.languageSwitch && (
           <div className="language-switch" role="group" aria-label={t('header.languageSwitch')}>
-            {LOCALES.map((l) => (
+            {brandLocales(brand).map((l) => (
               <button
                 key={l}
                 type="button"
                 lang={l}
                 aria-pressed={l === locale}
                 // The spoken name starts with the visible "FR" (WCAG 2.5.3, label in name), then says it in full.
-                aria-label={`${l.toUpperCase()} ${t(`header.switchTo.${l}`)}`}
+                aria-label={`${l.toUpperCase()} ${textAt(languages.get(l), 'language.name') ?? l}`}
                 onClick={() => navigate(brandPath(brand.id, l, country), { replace: true })}
               >
                 {l.toUpperCase()}

@@ -1,7 +1,8 @@
 import type { Registry, RJSFSchema, WidgetProps } from '@rjsf/utils';
 import type { TFunction } from 'i18next';
 import type { FieldErrors } from '../../core/field-errors';
-import type { Brand, Country, Locale, Variant } from '../../core/types';
+import type { FormModel } from '../../core/form-model';
+import type { Brand, Country, Locale } from '../../core/types';
 import type { Thumbnails } from './draft-storage';
 import type { PhotoUploadState } from './widgets/photo-upload/upload-state';
 
@@ -17,7 +18,8 @@ export interface RepairFormActions {
  * compare treats all functions as equal, so functions alone would not).
  */
 export interface RepairFormContext {
-  variant: Variant;
+  /** The brand's form variant: what its schema and uiSchema say of each field, and its options. */
+  model: FormModel;
   locale: Locale;
   brand: Brand;
   country: Country;
@@ -65,9 +67,9 @@ export function fieldAria(ctx: RepairFormContext, id: string, extraDescribedBy: 
   } as const;
 }
 
-/** The extended form's inputs stop at the schema's maxLength: it shows no max-length message. */
+/** A form with the stopAtMaxLength option (the extended one) stops inputs at the schema's maxLength: it shows no max-length message. */
 export function hardMaxLength(ctx: RepairFormContext, schema: RJSFSchema): number | undefined {
-  return ctx.variant === 'extended' && typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  return ctx.model.options.stopAtMaxLength && typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
 }
 
 type ControlProps = Pick<WidgetProps, 'id' | 'onChange' | 'onBlur' | 'onFocus' | 'options'>;

@@ -73,7 +73,13 @@ export function createFormHandlers(deps: FormDeps): FormHandlers {
       handlers.validateNow();
     },
     onAddressFound(address) {
-      handlers.commit({ ...read().formData, street_name: address.street, city: address.city });
+      // The fields that take the lookup's street and city (ui:options.addressLookup in the uiSchema).
+      const { straatnaam, woonplaatsnaam } = validation.model.lookup;
+      handlers.commit({
+        ...read().formData,
+        ...(straatnaam === undefined ? {} : { [straatnaam]: address.street }),
+        ...(woonplaatsnaam === undefined ? {} : { [woonplaatsnaam]: address.city }),
+      });
       handlers.validateNow();
       announce(t('form.lookupFilled', { street: address.street, city: address.city }));
     },

@@ -64,7 +64,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
 
   const formContext = useMemo<RepairFormContext>(
     () => ({
-      variant: brand.variant,
+      model: validation.model,
       locale,
       brand,
       country,
@@ -75,7 +75,7 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
       thumbnails: state.thumbnails,
       actions: handlers,
     }),
-    [brand, locale, country, t, visibleErrors, lookupBusy, state.uploads, state.thumbnails, handlers],
+    [validation.model, brand, locale, country, t, visibleErrors, lookupBusy, state.uploads, state.thumbnails, handlers],
   );
 
   if (state.phase === 'success') {
@@ -86,12 +86,10 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   return (
     <div className={`repair-form repair-form--${brand.variant}`} aria-busy={submitting || undefined} ref={form.root}>
       {seed?.notice && <PostNotice notice={seed.notice} t={t} />}
-      {brand.variant === 'extended' && (
-        <ErrorSummary errors={visibleErrors} order={validation.fieldOrder} t={t} />
-      )}
+      {validation.model.options.errorSummary && <ErrorSummary errors={visibleErrors} order={validation.model.fieldOrder} t={t} />}
       <Form
-        schema={validation.schema as RJSFSchema}
-        uiSchema={validation.uiSchema}
+        schema={validation.model.schema as RJSFSchema}
+        uiSchema={validation.model.uiSchema}
         formData={state.formData}
         validator={validation.validator}
         formContext={formContext}

@@ -1,3 +1,4 @@
+import { roleValue } from '../../core/form-model';
 import { shapeRequest } from '../../core/payload';
 import { clearDraft, saveSent } from './draft-storage';
 import { attemptFor } from './form-state';
@@ -22,10 +23,10 @@ export async function submitForm(deps: FormDeps, handlers: Pick<FormHandlers, 'v
   const found = handlers.validateNow(read().formData, []);
   if (Object.keys(found).length) {
     // Focus goes to the first field in error (the extended form's summary lists them all above).
-    dispatch({ type: 'rejected', firstError: validation.fieldOrder.find((name) => found[name]?.length) });
+    dispatch({ type: 'rejected', firstError: validation.model.fieldOrder.find((name) => found[name]?.length) });
     return;
   }
-  const body = shapeRequest(read().formData, validation.schema, brand, locale);
+  const body = shapeRequest(read().formData, validation.model, brand, locale);
   const attempt = attemptFor(read().attempt, JSON.stringify(body), newUuid());
   dispatch({ type: 'sending', attempt, message: t('form.submitting') });
   let reference: string | undefined;
@@ -41,7 +42,9 @@ export async function submitForm(deps: FormDeps, handlers: Pick<FormHandlers, 'v
     dispatch({ type: 'failed' });
     return;
   }
-  saveSent(brand.id, { email: body.client_email, reference });
+  // The confirmation names the address it was sent to (the customer-email field).
+  const email = roleValue(validation.model, body, 'customer-email') ?? '';
+  saveSent(brand.id, { email, reference });
   clearDraft(brand.id);
-  dispatch({ type: 'sent', email: body.client_email, reference });
+  dispatch({ type: 'sent', email, reference });
 }

@@ -1,21 +1,28 @@
 import i18next, { type TFunction } from 'i18next';
 import { createContext, useContext } from 'react';
-import { DEFAULT_LOCALE } from '../../core/locale';
+import { FALLBACK_LOCALE, indexLanguages, type TextTree } from '../../core/texts';
 import type { Locale } from '../../core/types';
-import fr from '../../../schemas/i18n/fr.json';
-import nl from '../../../schemas/i18n/nl.json';
+
+// Every schemas/i18n/<code>.json is a language (the build keeps only the page's texts: src/cli/vite/page-texts.ts).
+const files = import.meta.glob<TextTree>('/schemas/i18n/*.json', { eager: true, import: 'default' });
+
+/** The portal's languages by code, as core's texts and message tables read them. */
+export const languages = indexLanguages(Object.fromEntries(Object.entries(files).map(([path, tree]) => [path.slice('/schemas/i18n/'.length, -'.json'.length), tree])));
+
+/** The codes, for route matching: a portal language a brand does not offer is 404 there. */
+export const languageCodes: ReadonlySet<Locale> = new Set(languages.keys());
 
 export const i18n = i18next.createInstance();
 void i18n.init({
-  resources: { nl: { translation: nl }, fr: { translation: fr } },
-  lng: DEFAULT_LOCALE,
-  fallbackLng: DEFAULT_LOCALE,
-  supportedLngs: ['nl', 'fr'],
+  resources: Object.fromEntries([...languages].map(([code, tree]) => [code, { translation: tree }])),
+  lng: FALLBACK_LOCALE,
+  fallbackLng: FALLBACK_LOCALE,
+  supportedLngs: [...languageCodes],
   interpolation: { escapeValue: false },
   initAsync: false,
 });
 
-export const LocaleContext = createContext<Locale>(DEFAULT_LOCALE);
+export const LocaleContext = createContext<Locale>(FALLBACK_LOCALE);
 
 /** The translate function of the page's locale (from the route, not global state). */
 export function useT(): TFunction {

@@ -1,7 +1,7 @@
 import { use } from 'react';
 import { Link } from 'react-router-dom';
 import { brandPath } from '../../core/brands';
-import { LOCALES } from '../../core/locale';
+import { brandLocales } from '../../core/locale';
 import type { Brand, BrandTheme } from '../../core/types';
 import { assetUrl, brandRoutes, loadBrand } from '../app/brands';
 import { useDocumentHead } from '../app/use-document-head';
@@ -47,7 +47,7 @@ function BrandCard({ brand }: { brand: Brand }) {
         <span className="preview-index__id">brands/{brand.id}.json · {brand.variant} form</span>
       </h2>
       <ul className="preview-index__pages" aria-label={`Pages of ${brand.name}`}>
-        {LOCALES.flatMap((locale) =>
+        {brandLocales(brand).flatMap((locale) =>
           brand.countries.map((country) => (
             <li key={`${locale}-${country}`}>
               <Link to={brandPath(brand.id, locale, country)}>{brandPath(brand.id, locale, country)}</Link>

@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import type { Brand, Locale, Variant } from '../../../src/core/types';
 import fr from '../../../schemas/i18n/fr.json';
 import nl from '../../../schemas/i18n/nl.json';
-import messagesJson from '../../../schemas/forms/messages.json';
+import { fillText } from '../../../src/core/texts';
+import { messages } from '../../support/portal-data';
 import { ROOT } from './paths';
 
 export const LOCALES: Locale[] = ['nl', 'fr'];
@@ -21,14 +22,12 @@ export function brandById(id: string): Brand {
   return brand;
 }
 
-export const TEXTS = { nl, fr } as const;
+export const TEXTS: Record<Locale, typeof fr> = { nl, fr };
 
-type Messages = Record<Variant, Record<Locale, Record<string, string>>>;
-export const MESSAGES = messagesJson as unknown as Messages;
-
+/** A validation message ('required', 'format.email', …) as the variant says it in the language (schemas/i18n: `validation`), `{{limit}}` filled. */
 export function message(variant: Variant, locale: Locale, key: string, limit?: number): string {
-  const template = MESSAGES[variant][locale][key] ?? MESSAGES[variant][locale].default;
-  return limit === undefined ? template : template.replace('{limit}', String(limit));
+  const table = messages(variant, locale);
+  return fillText(table(key) ?? table('default') ?? key, { limit });
 }
 
 /** Spec §8: the invalid-fields panel of the extended form. */

@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import messages from '../../../schemas/forms/messages.json';
+import { messages as messagesOf } from '../../support/portal-data';
+
+const simple = messagesOf('simple', 'nl');
 import { confirmationSeals } from '../../../src/server/no-script/sent-requests';
 import { photoLinkSecret } from '../../../src/server/photos/photo-links';
 import { jpegWithGps, png, storedPhotoNames, type TestServer } from '../helpers';
@@ -37,7 +39,7 @@ describe('POST /:brand/:locale/:country (the form without scripts)', () => {
     expect(html).toContain('name="submission" value="key-1"');
     const { url, seed } = seedOf(html);
     expect(url).toBe('/ilve/nl/nl');
-    expect(seed.errors).toEqual({ upload_2: [messages.simple.nl['fileRules.types']] });
+    expect(seed.errors).toEqual({ upload_2: [simple('fileRules.types')] });
     expect(seed.formData).toMatchObject({ last_name: 'Jansen', house_number: 12, upload_1: { name: 'plaatje.jpg', type: 'image/jpeg' } });
     expect(seed.formData.image1).toMatch(/^[0-9a-f-]{36}\.jpg$/);
     expect(seed.formData).not.toHaveProperty('image2');
@@ -59,7 +61,7 @@ describe('POST /:brand/:locale/:country (the form without scripts)', () => {
     );
     expect(res.status).toBe(400);
     const { seed } = seedOf(await res.text());
-    expect(seed.errors).toEqual({ upload_2: [messages.simple.nl['fileRules.maxBytes']] });
+    expect(seed.errors).toEqual({ upload_2: [simple('fileRules.maxBytes')] });
     expect(seed.formData).toMatchObject({ last_name: 'Jansen', description: values.description, upload_2: { name: 'bon.jpg' } });
     expect(seed.formData.image1).toMatch(/^[0-9a-f-]{36}\.jpg$/);
     expect(seed.formData).not.toHaveProperty('image2');
@@ -76,7 +78,7 @@ describe('POST /:brand/:locale/:country (the form without scripts)', () => {
     const res = await post('/ilve/nl/nl', formBody({ last_name: 'Jansen', house_number: '' }, [['upload_1', Buffer.alloc(0), '', 'application/octet-stream']]));
     expect(res.status).toBe(400);
     const { seed } = seedOf(await res.text());
-    const required = messages.simple.nl.required;
+    const required = simple('required');
     expect(seed.errors.upload_1).toEqual([required]);
     expect(seed.errors.house_number).toEqual([required]);
     expect(seed.errors).not.toHaveProperty('last_name');

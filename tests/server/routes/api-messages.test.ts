@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fr from '../../../schemas/i18n/fr.json';
 import nl from '../../../schemas/i18n/nl.json';
-import { formSchemas } from '../../../src/core/form-schemas';
 import { shapeRequest } from '../../../src/core/payload';
 import type { Locale, Variant } from '../../../src/core/types';
 import { loadFormValidation } from '../../../src/web/form/validation';
 import { ruleCases, withPatch } from '../../core/form-rule-cases';
 import { buildTestApp, extendedRequest, injectSubmit, type TestServer } from '../helpers';
+import { form } from '../../support/portal-data';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,12 +14,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-const pageTexts = { nl, fr };
-const pageValidation = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
-/** A brand of each variant whose brand rule lets every rule case's brand through. */
-const BRAND: Record<Variant, { id: string; name: string; brandField: { mode: 'fixed' } | { mode: 'text' } }> = {
-  simple: { id: 'ilve', name: 'Ilve', brandField: { mode: 'text' } },
-  extended: { id: 'teka', name: 'Teka', brandField: { mode: 'fixed' } },
+const pageTexts: Record<Locale, { form: { invalidFields: string } }> = { nl, fr };
+const pageValidation: Record<Variant, Awaited<ReturnType<typeof loadFormValidation>>> = {
+  simple: await loadFormValidation('simple'),
+  extended: await loadFormValidation('extended'),
+};
+const COUNTRIES = ['be', 'fr', 'nl', 'lu'];
+/** A brand of each variant whose brand rules let every rule case's brand and country through. */
+const BRAND: Record<Variant, { id: string; name: string; countries: string[]; brandField: { mode: 'fixed' } | { mode: 'text' } }> = {
+  simple: { id: 'ilve', name: 'Ilve', countries: COUNTRIES, brandField: { mode: 'text' } },
+  extended: { id: 'teka', name: 'Teka', countries: COUNTRIES, brandField: { mode: 'fixed' } },
 };
 
 describe('the API refuses a request with the words the page shows', () => {
@@ -53,14 +57,14 @@ describe('the API refuses a request with the words the page shows', () => {
   const requestFieldCases = ruleCases.flatMap((rule) =>
     rule.variants
       .filter((variant) => Object.keys(rule.expect[variant] ?? {}).length > 0)
-      .filter(() => Object.keys(rule.patch).every((field) => !formSchemas.simple.schema.properties[field]?.formOnly && !field.startsWith('image')))
+      .filter(() => Object.keys(rule.patch).every((field) => !form('simple').schema.properties[field]?.formOnly && !field.startsWith('image')))
       .flatMap((variant) => (['nl', 'fr'] as Locale[]).map((locale) => [`${variant}, ${locale}: ${rule.name}`, variant, locale, rule.patch] as const)),
   );
 
   it.each(requestFieldCases)('%s', async (_name, variant, locale, patch) => {
     const data = withPatch(variant, patch);
     const brand = BRAND[variant];
-    const body = shapeRequest(data, formSchemas[variant].schema, brand, locale);
+    const body = shapeRequest(data, form(variant), brand, locale);
     const res = await injectSubmit(server.app, brand.id, body, { 'x-portal-locale': locale });
     expect(res.statusCode).toBe(400);
     expect((res.json() as { fields: unknown }).fields).toEqual(pageValidation[variant].validate(data, locale, [], brand));

@@ -71,8 +71,10 @@ describe('request writer (the backend under test)', () => {
       variant: 'simple',
       locale: 'nl',
       payload: JSON.stringify({ image1: a, image2: b }),
-      image1: a,
-      image2: b,
+      photos: [
+        { field: 'image1', name: a },
+        { field: 'image2', name: b },
+      ],
       idempotencyKey,
       reference,
       deliveries: [{ kind: 'confirmation', channel: 'mail', to: 'klant@example.com', subject: 's', text: 't', limitKey: 'klant@example.com' }],

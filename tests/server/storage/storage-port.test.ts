@@ -59,8 +59,10 @@ async function request(reference: string, overrides: Partial<NewRequest> = {}): 
     variant: 'simple',
     locale: 'nl',
     payload: JSON.stringify({ client_email: 'Klant@Example.com', image1, image2 }),
-    image1,
-    image2,
+    photos: [
+      { field: 'image1', name: image1 },
+      { field: 'image2', name: image2 },
+    ],
     reference,
     deliveries: [mail('confirmation', 'klant@example.com'), mail('desk', 'desk@example.com', false), { ...mail('webhook', 'https://desk.example.com/hook', false), channel: 'webhook' }],
     ...overrides,
@@ -95,12 +97,29 @@ describe('storing a request', () => {
   it('lets a photo be claimed by one request only, and stores nothing of the one that lost it', async () => {
     const first = await request('ref-1');
     await store(first);
-    const second = await request('ref-2', { image1: first.image1 });
+    const second = await request('ref-2');
+    second.photos[0] = { field: 'image1', name: first.photos[0].name };
     expect(await store(second)).toEqual({ kind: 'photos-unavailable', fields: ['image1'] });
-    expect(await store(await request('ref-3', { image2: 'never-uploaded.jpg' }))).toEqual({ kind: 'photos-unavailable', fields: ['image2'] });
+    const third = await request('ref-3');
+    third.photos[1] = { field: 'image2', name: 'never-uploaded.jpg' };
+    expect(await store(third)).toEqual({ kind: 'photos-unavailable', fields: ['image2'] });
+    const twice = await request('ref-4');
+    twice.photos[1] = { field: 'image2', name: twice.photos[0].name };
+    expect(await store(twice)).toEqual({ kind: 'photos-unavailable', fields: ['image2'] });
     expect(await storage.requestByReference('ref-2')).toBeUndefined();
     // The loser's own photo stays free for another try.
     expect((await storage.photos.unclaimedBytes('192.0.2.1')).mine).toBeGreaterThan(0);
+  });
+
+  it('claims as many photos as the form has, none to four, each for its own field', async () => {
+    const none = await request('ref-none');
+    none.photos = [];
+    expect(await store(none)).toEqual({ kind: 'stored', reference: 'ref-none', replay: false });
+    const four = await request('ref-four');
+    four.photos = [...four.photos, { field: 'image3', name: await photo() }, { field: 'image4', name: await photo() }];
+    expect(await store(four)).toEqual({ kind: 'stored', reference: 'ref-four', replay: false });
+    const [, stored] = await storage.requestsAfter(0, 10);
+    expect((await storage.photosOfRequests([stored.id])).map((p) => p.name).sort()).toEqual(four.photos.map((p) => p.name).sort());
   });
 
   it('stores nothing of a request whose reference another has: no row, no claim, no delivery; its photos stay free', async () => {
@@ -170,7 +189,7 @@ describe("a person's data", () => {
     await store(own);
     await store(await request('ref-other', { payload: JSON.stringify({ client_email: 'iemand@example.com' }), deliveries: [mail('dealer', 'klant@example.com')] }));
     const [first] = await storage.requestsAfter(0, 1);
-    expect((await storage.photosOfRequests([first.id])).map((p) => p.name).sort()).toEqual([own.image1, own.image2].sort());
+    expect((await storage.photosOfRequests([first.id])).map((p) => p.name).sort()).toEqual(own.photos.map((p) => p.name).sort());
     expect((await storage.deliveriesOf([first.id])).map((m) => m.kind)).toEqual(['confirmation', 'desk', 'webhook']);
     const toKlant = await storage.mailsByLimitKey('klant@example.com');
     expect(toKlant.map((m) => m.kind)).toEqual(['confirmation', 'dealer']);
@@ -183,7 +202,7 @@ describe("a person's data", () => {
     const erased = await storage.eraseRequests([first.id]);
     expect(erased).toMatchObject({ requests: 1, photos: 2 });
     expect(erased.mails).toHaveLength(3);
-    expect(await storage.photos.read(own.image1)).toBeUndefined();
+    expect(await storage.photos.read(own.photos[0].name)).toBeUndefined();
     expect(await storage.eraseMails([toKlant[1].id])).toBe(1);
     expect(await storage.mailsByLimitKey('klant@example.com')).toEqual([]);
     await expect(storage.reclaim()).resolves.toBeUndefined();

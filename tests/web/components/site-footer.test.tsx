@@ -54,7 +54,7 @@ describe('SiteFooter', () => {
   ] as const)('the privacy link for country %s in %s is the %s policy', (country, locale, which) => {
     for (const b of BRANDS.filter((x) => x.footer.legal)) {
       const footer = footerOf(b.id, locale, country);
-      const expected = which === 'default' ? b.privacyPolicy.default : b.privacyPolicy.be[locale];
+      const expected = which === 'default' ? b.privacyPolicy.default : (b.privacyPolicy.be as Record<string, string>)[locale];
       expect(within(footer).getByRole('link', { name: TEXTS[locale].footer.privacyPolicy }).getAttribute('href')).toBe(expected);
       cleanup();
     }

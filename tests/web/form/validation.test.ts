@@ -4,7 +4,7 @@ import { loadFormValidation } from '../../../src/web/form/validation';
 import { maxLengths, requiredFields, ruleCases, validData, withPatch } from '../../core/form-rule-cases';
 
 // The page's path: the precompiled validators (no compiler) + core fieldErrors.
-const loaded = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
+const loaded: Record<Variant, Awaited<ReturnType<typeof loadFormValidation>>> = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
 
 describe.each(['simple', 'extended'] as Variant[])('%s form, precompiled validator', (variant) => {
   const { validate } = loaded[variant];

@@ -1,16 +1,18 @@
-import type { Brand, Locale } from '../../../core/types';
+import { roleValue, type FormModel } from '../../../core/form-model';
+import { text, type Languages } from '../../../core/texts';
+import type { Brand, Locale, RepairRequest } from '../../../core/types';
 import type { QueuedDelivery } from '../../storage/records';
 import { queued } from '../kinds';
-import { fill, tidyText } from './fill';
-import messages from './messages.json';
+import { tidyText } from './tidy-text';
 
-type Addressed = { client_email: string; notification?: string };
-
-/** Who a request mails at addresses the portal has not verified: the customer, and the dealer if given. */
-export function customerMailRecipients(request: Addressed): { kind: 'confirmation' | 'dealer'; to: string }[] {
-  const recipients: { kind: 'confirmation' | 'dealer'; to: string }[] = [{ kind: 'confirmation', to: request.client_email }];
-  if (request.notification) recipients.push({ kind: 'dealer' as const, to: request.notification });
-  return recipients;
+/** Who a request mails at addresses the portal has not verified: the customer (role customer-email), and the dealer (role dealer-email) if given. */
+export function customerMailRecipients(model: Pick<FormModel, 'roles'>, request: RepairRequest): { kind: 'confirmation' | 'dealer'; to: string }[] {
+  const customer = roleValue(model, request, 'customer-email');
+  const dealer = roleValue(model, request, 'dealer-email');
+  return [
+    ...(customer ? [{ kind: 'confirmation' as const, to: customer }] : []),
+    ...(dealer ? [{ kind: 'dealer' as const, to: dealer }] : []),
+  ];
 }
 
 /**
@@ -20,14 +22,15 @@ export function customerMailRecipients(request: Addressed): { kind: 'confirmatio
  * the portal's brand name; the request itself goes to the service desk.
  */
 export function composeCustomerMails(
-  request: Addressed,
+  model: Pick<FormModel, 'roles'>,
+  request: RepairRequest,
   brand: Pick<Brand, 'name'>,
+  languages: Languages,
   locale: Locale,
   reference: string,
 ): QueuedDelivery[] {
-  const texts = messages[locale];
   const values = { brand: brand.name, reference };
-  const mail = (kind: 'confirmation' | 'dealer', to: string): QueuedDelivery =>
-    queued(kind, to.toLowerCase(), fill(texts[kind].subject, values), tidyText(fill(texts[kind].text, values)));
-  return customerMailRecipients(request).map(({ kind, to }) => mail(kind, to));
+  return customerMailRecipients(model, request).map(({ kind, to }) =>
+    queued(kind, to.toLowerCase(), text(languages, locale, `mail.${kind}.subject`, values), tidyText(text(languages, locale, `mail.${kind}.text`, values))),
+  );
 }

@@ -1,92 +1,63 @@
-import { extname } from 'node:path';
-import { formSchemas, requestFieldsInFormOrder } from '../../../core/form-schemas';
+import { requestPhotos, type FormModel } from '../../../core/form-model';
+import { text, type Languages } from '../../../core/texts';
 import type { Brand, Locale, RepairRequest } from '../../../core/types';
 import type { QueuedDelivery } from '../../storage/records';
 import { queued } from '../kinds';
-import { fill, oneLine, tidyText } from './fill';
-import { dateTextForPeople, dateTimeForPeople } from './for-people';
-import messages from './messages.json';
-import { countryName, fieldLabel } from './page-texts';
+import { dateTimeForPeople } from './for-people';
+import { fieldLabel, intlLocale, languageName, photoFileName, shownValue, type RequestWords } from './request-words';
+import { oneLine, tidyText } from './tidy-text';
 
-type PhotoField = 'image1' | 'image2';
-const PHOTO_FIELDS: PhotoField[] = ['image1', 'image2'];
-const DATE_FIELDS = new Set(['purchase_date', 'install_date']);
-const FIELD_ORDER = Object.fromEntries(
-  Object.entries(formSchemas).map(([variant, { schema, uiSchema }]) => [variant, requestFieldsInFormOrder(schema, uiSchema)]),
-) as Record<Brand['variant'], string[]>;
-
-/** `<reference>-typeplaatje.jpg`: the attachment's name in the desk's language, the stored file's extension. */
-export function photoFileName(reference: string, field: PhotoField, stored: string, language: Locale): string {
-  return `${reference}-${messages[language].desk.photoNames[field]}${extname(stored)}`;
+/** What the desk's mail is made of: the request, its form and brand, where it stands in time, and the words. */
+export interface DeskMailInput {
+  model: FormModel;
+  request: RepairRequest;
+  brand: Pick<Brand, 'name' | 'serviceDesk'>;
+  /** The request's language: the desk is told which language to answer in. */
+  locale: Locale;
+  reference: string;
+  receivedAt: number;
+  timeZone: string;
+  languages: Languages;
 }
 
 /**
- * The service desk's mail: subject with reference, brand, postal code and
- * city; when it was received, on the clock of `timeZone` with its offset;
- * every field of the request in form order, labelled in the desk's language.
- * The photos are attached when it is sent (deskAttachments).
+ * The service desk's mail: subject with reference, brand and what the
+ * desk's subject line names (postal code and city); when it was received,
+ * on the clock of `timeZone` with its offset; the customer's language;
+ * every field of the request in form order, labelled in the desk's
+ * language. The photos are attached when it is sent (deskAttachments).
  */
-export function composeDeskMail(request: RepairRequest, brand: Brand, reference: string, receivedAt: number, timeZone: string): QueuedDelivery {
-  const language = brand.serviceDesk.language;
-  const t = messages[language].desk;
-  const values = { brand: brand.name, reference, postal_code: request.postal_code, city: request.city };
-  const lines = [
-    fill(t.intro, values),
-    '',
-    `${t.reference}: ${reference}`,
-    `${t.received}: ${dateTimeForPeople(receivedAt, language, timeZone)}`,
-    '',
-  ];
-  for (const field of FIELD_ORDER[brand.variant]) {
-    const label = deskFieldLabel(field, language);
-    const value = shownValue(field, request, reference, language);
+export function composeDeskMail({ model, request, brand, locale, reference, receivedAt, timeZone, languages }: DeskMailInput): QueuedDelivery {
+  const words: RequestWords = { languages, language: brand.serviceDesk.language };
+  const say = (key: string, values?: Record<string, unknown>) => text(languages, words.language, `mail.desk.${key}`, values);
+  // The subject and intro may name any field of the request ({{postal_code}}), the brand and the reference.
+  const values = { ...request, brand: brand.name, reference };
+  const lines = [say('intro', values), '', `${say('reference')}: ${reference}`, `${say('received')}: ${dateTimeForPeople(receivedAt, intlLocale(words), timeZone)}`];
+  // A form without a language field still tells the desk which language the customer wrote in.
+  if (model.roles.language === undefined) lines.push(`${say('customerLanguage')}: ${languageName(locale, words)}`);
+  lines.push('');
+  for (const field of model.requestOrder) {
+    const label = fieldLabel(model, field, words);
+    const value = shownValue(model, field, request, reference, words);
     // Long texts start on their own line, so the desk reads them as the customer wrote them.
     lines.push(value.includes('\n') ? `${label}:\n${value}` : `${label}: ${value}`);
   }
-  return queued('desk', brand.serviceDesk.emails.join(', '), oneLine(fill(messages[language].desk.subject, values)), tidyText(lines.join('\n')));
-}
-
-/**
- * A request field's label for the desk (its mail, the staff's export): the page's label (a photo is
- * labelled as its picker); fields the page does not label have a desk label.
- */
-export function deskFieldLabel(field: string, language: Locale): string {
-  const picker = { image1: 'upload_1', image2: 'upload_2' }[field] ?? field;
-  const deskLabels = messages[language].desk as Record<string, unknown>;
-  return fieldLabel(picker, language) ?? String(deskLabels[field] ?? field);
-}
-
-function shownValue(field: string, request: RepairRequest, reference: string, language: Locale): string {
-  const t = messages[language].desk;
-  const value = (request as unknown as Record<string, unknown>)[field];
-  if (value === undefined || value === null || value === '') return t.empty;
-  if (field === 'country') return countryName(String(value), language);
-  if (field === 'language') return t.languages[value as Locale] ?? String(value);
-  if (typeof value === 'boolean') return value ? t.yes : t.no;
-  if (DATE_FIELDS.has(field)) return dateTextForPeople(String(value), language);
-  if (PHOTO_FIELDS.includes(field as PhotoField)) {
-    return `${photoFileName(reference, field as PhotoField, String(value), language)} (${t.attached})`;
-  }
-  return String(value);
+  return queued('desk', brand.serviceDesk.emails.join(', '), oneLine(say('subject', values)), tidyText(lines.join('\n')));
 }
 
 /** The stored, re-encoded photos of a request, named for the desk. A photo no longer stored fails the attempt. */
 export async function deskAttachments(
+  model: Pick<FormModel, 'photos'>,
   request: RepairRequest,
   reference: string,
-  language: Locale,
+  words: RequestWords,
   read: (name: string) => Promise<Buffer | undefined>,
 ): Promise<{ filename: string; content: Buffer; contentType: string }[]> {
   return Promise.all(
-    PHOTO_FIELDS.map(async (field) => {
-      const stored = request[field];
-      const content = await read(stored);
-      if (!content) throw new Error(`photo ${stored} of request ${reference} is not stored`);
-      return {
-        filename: photoFileName(reference, field, stored, language),
-        content,
-        contentType: stored.endsWith('.png') ? 'image/png' : 'image/jpeg',
-      };
+    requestPhotos(model, request).map(async ({ field, name }) => {
+      const content = await read(name);
+      if (!content) throw new Error(`photo ${name} of request ${reference} is not stored`);
+      return { filename: photoFileName(reference, field, name, words), content, contentType: name.endsWith('.png') ? 'image/png' : 'image/jpeg' };
     }),
   );
 }

@@ -1,25 +1,21 @@
-import type { Locale } from '../../../core/types';
 import { readClock } from '../../../core/zone-clock';
 
-const INTL_LOCALE: Record<Locale, string> = { nl: 'nl-BE', fr: 'fr-BE' };
+/** Formatters are made once per Intl locale and zone: building one costs far more than using one, and every request needs one. */
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-// Made once per zone: building a formatter costs far more than using one, and every request needs one.
-const dateTimes = new Map<string, Record<Locale, Intl.DateTimeFormat>>();
-
-function dateTimeFormatsOf(timeZone: string): Record<Locale, Intl.DateTimeFormat> {
-  let found = dateTimes.get(timeZone);
+function formatOf(intlLocale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${intlLocale}\n${JSON.stringify(options)}`;
+  let found = formats.get(key);
   if (!found) {
-    found = Object.fromEntries(
-      Object.entries(INTL_LOCALE).map(([locale, tag]) => [locale, new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeStyle: 'short', timeZone })]),
-    ) as Record<Locale, Intl.DateTimeFormat>;
-    dateTimes.set(timeZone, found);
+    found = new Intl.DateTimeFormat(intlLocale, options);
+    formats.set(key, found);
   }
   return found;
 }
 
 /** "24 november 2026 om 05:20 (UTC+01:00)" / "24 novembre 2026 à 05:20 (UTC+01:00)": the portal's clock, and which clock it is. */
-export function dateTimeForPeople(ms: number, locale: Locale, timeZone: string): string {
-  return `${dateTimeFormatsOf(timeZone)[locale].format(ms)} (UTC${readClock(ms, timeZone).offset})`;
+export function dateTimeForPeople(ms: number, intlLocale: string, timeZone: string): string {
+  return `${formatOf(intlLocale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(ms)} (UTC${readClock(ms, timeZone).offset})`;
 }
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -33,15 +29,11 @@ export function mailDate(ms: number, timeZone: string): string {
   return `${weekday}, ${c.day} ${MONTHS[Number(c.month) - 1]} ${c.year} ${c.hour}:${c.minute}:${c.second} ${c.offset.replace(':', '')}`;
 }
 
-const DATE = Object.fromEntries(
-  Object.entries(INTL_LOCALE).map(([locale, tag]) => [locale, new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })]),
-) as Record<Locale, Intl.DateTimeFormat>;
-
 /** Date fields are free text; an ISO date (what a date picker sends) is written out, anything else kept. */
-export function dateTextForPeople(text: string, locale: Locale): string {
+export function dateTextForPeople(text: string, intlLocale: string): string {
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!iso) return text;
   const date = new Date(Date.UTC(Number(iso[1]), Number(iso[2]) - 1, Number(iso[3])));
   if (Number.isNaN(date.getTime()) || !date.toISOString().startsWith(text)) return text; // 2024-02-31
-  return DATE[locale].format(date);
+  return formatOf(intlLocale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }

@@ -1,12 +1,17 @@
-import { resolveLocale } from '../../../core/locale';
+import { roleValue } from '../../../core/form-model';
+import { FALLBACK_LOCALE } from '../../../core/texts';
 import type { Brand, RepairRequest } from '../../../core/types';
+import type { PortalData } from '../../portal-data';
 import type { DueDelivery } from '../../storage/records';
+import { DeliveryError } from '../kinds';
 import { deskAttachments } from './desk-mail';
 import { mailDate } from './for-people';
 import type { MailTransport } from './transport';
 
 export interface MailSenderOptions {
   brands: ReadonlyMap<string, Brand>;
+  /** The forms (which fields are the customer's address and the photos) and the words of attachment names. */
+  data: Pick<PortalData, 'forms' | 'languages'>;
   /** MAIL_FROM: the address; the display name is the brand's. */
   fromAddress: string;
   /** A stored photo's bytes (StoredPhotos.read): the desk's mail carries both. */
@@ -19,30 +24,33 @@ export interface MailSenderOptions {
  * Turns a due mail into what the transport sends: from "<Brand> Service",
  * a Message-ID on the sender's domain (the same on every attempt), Reply-To
  * a person who reads it (the customer for the desk's mail, the desk for the
- * customer's and the dealer's), for the desk both stored photos, and the
+ * customer's and the dealer's), for the desk the request's photos, and the
  * language it is written in (Content-Language: the desk's for the desk's
  * mail, the request's for the customer's and the dealer's).
  */
-export function mailSender(transport: MailTransport, { brands, fromAddress, readPhoto, timeZone }: MailSenderOptions) {
+export function mailSender(transport: MailTransport, { brands, data, fromAddress, readPhoto, timeZone }: MailSenderOptions) {
   const domain = fromAddress.split('@')[1];
   return async (delivery: DueDelivery): Promise<void> => {
     const brand = brands.get(delivery.brand);
     const request = JSON.parse(delivery.payload) as RepairRequest;
     const desk = delivery.kind === 'desk';
-    const deskLanguage = brand?.serviceDesk.language ?? 'nl';
+    const deskLanguage = brand?.serviceDesk.language ?? FALLBACK_LOCALE;
+    const model = data.forms.get(delivery.variant);
+    // The desk's mail needs its form to find the customer's address and the photos; a variant taken away since stays queued.
+    if (desk && !model) throw new DeliveryError(`request ${delivery.reference} was sent with the form variant "${delivery.variant}", which schemas/forms no longer has`);
     await transport.deliver({
       id: delivery.id,
       kind: delivery.kind,
       from: { name: `${brand?.name ?? delivery.brand} Service`, address: fromAddress },
       to: delivery.recipient,
-      replyTo: desk ? request.client_email : (brand?.serviceDesk.emails[0] ?? fromAddress),
+      replyTo: (desk && model ? roleValue(model, request, 'customer-email') : undefined) ?? brand?.serviceDesk.emails[0] ?? fromAddress,
       subject: delivery.subject,
       text: delivery.body,
       messageId: `<${delivery.messageId}@${domain}>`,
       date: mailDate(Date.now(), timeZone),
-      attachments: desk ? await deskAttachments(request, delivery.reference, deskLanguage, readPhoto) : undefined,
+      attachments: desk && model ? await deskAttachments(model, request, delivery.reference, { languages: data.languages, language: deskLanguage }, readPhoto) : undefined,
       headers: {
-        'Content-Language': desk ? deskLanguage : resolveLocale(delivery.locale),
+        'Content-Language': desk ? deskLanguage : delivery.locale,
         // Lets the desk's mail rules or ticket system file the mail under its request.
         'X-Repair-Reference': delivery.reference,
       },

@@ -1,5 +1,6 @@
+import { requestPhotos, type FormModel } from '../../../core/form-model';
 import type { Brand, Locale, RepairRequest } from '../../../core/types';
-import { photoFileName } from '../mail/desk-mail';
+import { photoFileName, type RequestWords } from '../mail/request-words';
 import type { QueuedDelivery } from '../../storage/records';
 import { queued } from '../kinds';
 import type { PhotoLinks } from '../../photos/photo-links';
@@ -13,21 +14,25 @@ interface StoredEvent {
   variant: string;
   locale: Locale;
   receivedAt: string;
-  request: Omit<RepairRequest, 'image1' | 'image2'>;
-  photos: { image1: string; image2: string };
+  /** The request's fields but its photos. */
+  request: Record<string, unknown>;
+  /** Each photo's field and stored name, in form order. */
+  photos: { field: string; name: string }[];
 }
 
 /** The webhook queued with a request; its photo links are signed when it is sent, so they are fresh on every retry. */
 export function composeWebhook(
+  model: Pick<FormModel, 'photos'>,
   request: RepairRequest,
-  brand: Brand,
+  brand: Pick<Brand, 'id' | 'name' | 'variant' | 'serviceDesk'>,
   locale: Locale,
   reference: string,
   receivedAt: number,
 ): QueuedDelivery | undefined {
   const webhook = brand.serviceDesk.webhook;
   if (!webhook) return undefined;
-  const { image1, image2, ...fields } = request;
+  const photos = requestPhotos(model, request);
+  const fields = Object.fromEntries(Object.entries(request).filter(([field]) => !photos.some((p) => p.field === field)));
   const event: StoredEvent = {
     reference,
     brand: brand.id,
@@ -36,21 +41,23 @@ export function composeWebhook(
     locale,
     receivedAt: new Date(receivedAt).toISOString(),
     request: fields,
-    photos: { image1, image2 },
+    photos,
   };
   return queued('webhook', webhook.url, EVENT_TYPE, JSON.stringify(event));
 }
 
 /** The body as sent (Standard Webhooks' type/timestamp/data envelope), with a signed, expiring link per photo. */
-export function webhookBody(stored: string, links: PhotoLinks, deskLanguage: Locale, now = Date.now()): string {
-  const { photos, ...event } = JSON.parse(stored) as StoredEvent;
+export function webhookBody(stored: string, links: PhotoLinks, words: RequestWords, now = Date.now()): string {
+  const { photos, ...event } = JSON.parse(stored) as Omit<StoredEvent, 'photos'> & { photos: StoredEvent['photos'] | Record<string, string> };
+  // Events queued by an earlier release name their photos {image1, image2}.
+  const list = Array.isArray(photos) ? photos : Object.entries(photos).map(([field, name]) => ({ field, name }));
   const data = {
     ...event,
-    photos: (['image1', 'image2'] as const).map((field) => ({
+    photos: list.map(({ field, name }) => ({
       field,
-      fileName: photoFileName(event.reference, field, photos[field], deskLanguage),
-      contentType: photos[field].endsWith('.png') ? 'image/png' : 'image/jpeg',
-      ...links.link(photos[field], now),
+      fileName: photoFileName(event.reference, field, name, words),
+      contentType: name.endsWith('.png') ? 'image/png' : 'image/jpeg',
+      ...links.link(name, now),
     })),
   };
   return JSON.stringify({ type: EVENT_TYPE, timestamp: new Date(now).toISOString(), data });

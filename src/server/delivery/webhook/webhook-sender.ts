@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:https';
 import { Webhook } from 'standardwebhooks';
+import type { Languages } from '../../../core/texts';
 import type { Brand } from '../../../core/types';
 import { ConfigError, type Env } from '../../config';
 import type { DueDelivery } from '../../storage/records';
@@ -11,6 +12,8 @@ export interface WebhookSenderOptions {
   brands: ReadonlyMap<string, Brand>;
   signers: ReadonlyMap<string, Webhook>;
   links: PhotoLinks;
+  /** The words of the photos' file names (in the desk's language). */
+  languages: Languages;
   timeoutMs: number;
   maxInFlight: number;
   /** Extra trusted certificate authorities (PEM), e.g. a company's own. */
@@ -67,7 +70,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     const signer = options.signers.get(delivery.brand);
     if (!brand || !signer) throw new DeliveryError(`brand ${delivery.brand} has no webhook any more`, true);
     const now = new Date();
-    const body = webhookBody(delivery.body, options.links, brand.serviceDesk.language, now.getTime());
+    const body = webhookBody(delivery.body, options.links, { languages: options.languages, language: brand.serviceDesk.language }, now.getTime());
     const id = `msg_${delivery.messageId}`;
     const headers = {
       'content-type': 'application/json',

@@ -4,7 +4,7 @@ import type { Outcome, RequestWriter, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
 import type { Db } from '../queries/requests';
 import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
-import { DAY_MS, limitKeys, payloadHash, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
+import { DAY_MS, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import type { PostgresSql } from './postgres-sql';
 
 /** Seeds the hash of a mailbox into an advisory lock of the mail limit's own (the migration lock is another number). */
@@ -86,10 +86,10 @@ export class PostgresRequestWriter implements RequestWriter {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
        ), c AS (
          UPDATE photos SET request_id = (SELECT id FROM r), owner = NULL
-         WHERE name IN (?, ?) AND request_id IS NULL AND EXISTS (SELECT 1 FROM r) RETURNING name
+         WHERE name IN (SELECT json_array_elements_text(?::json)) AND request_id IS NULL AND EXISTS (SELECT 1 FROM r) RETURNING name
        )
        SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM c) AS claimed`,
-      [s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.image1, s.image2],
+      [s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, photoNames(s)],
     );
     if (id === null) return undefined;
     const unavailable = unavailablePhotos(s, new Set(claimed));

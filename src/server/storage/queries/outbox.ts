@@ -25,6 +25,7 @@ export function dueSelection(db: Db) {
       'requests.reference',
       'requests.brand',
       'requests.locale',
+      'requests.variant',
       'requests.payload',
     ]);
 }

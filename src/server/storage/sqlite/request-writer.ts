@@ -7,7 +7,7 @@ import type { Outcome, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
 import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
 import type { PortalDatabase } from '../schema';
-import { DAY_MS, limitKeys, payloadHash, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
+import { DAY_MS, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import { batchTransaction, UndoItem } from './batch-transaction';
 import { openDatabase } from './connection';
 import { NodeSqliteDialect } from './kysely-dialect';
@@ -36,7 +36,9 @@ export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: Wri
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Claimed photos leave the uploader's quota, and the uploader's address is no longer kept.
-  const claimPhotos = db.prepare('UPDATE photos SET request_id = ?, owner = NULL WHERE name IN (?, ?) AND request_id IS NULL RETURNING name');
+  const claimPhotos = db.prepare(
+    'UPDATE photos SET request_id = ?, owner = NULL WHERE name IN (SELECT value FROM json_each(?)) AND request_id IS NULL RETURNING name',
+  );
   const sentTo = db.prepare('SELECT count(*) AS n FROM outbox WHERE limit_key = ? AND queued_at > ?');
   const queue = db.prepare(
     `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, queued_at, message_id)
@@ -60,7 +62,7 @@ export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: Wri
       if (referenceTaken(error)) return { kind: 'reference-taken' };
       throw error;
     }
-    const claimed = new Set((claimPhotos.all(id, s.image1, s.image2) as { name: string }[]).map((r) => r.name));
+    const claimed = new Set((claimPhotos.all(id, photoNames(s)) as { name: string }[]).map((r) => r.name));
     const unavailable = unavailablePhotos(s, claimed);
     if (unavailable.length > 0) throw new UndoItem<SubmitOutcome>({ kind: 'photos-unavailable', fields: unavailable });
     const sent = new Map(limitKeys(s.deliveries).map((key) => [key, (sentTo.all(key, now - DAY_MS) as { n: number }[])[0].n]));

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ADDRESS_LOOKUP_DELAY_MS, addressQuery, type FoundAddress } from '../../../core/address-lookup';
+import { countries } from '../../app/countries';
 import { createAddressLookup, type AddressLookupScheduler } from './address-lookup-scheduler';
 
 export interface AddressLookupInput {
@@ -11,7 +12,7 @@ export interface AddressLookupInput {
   onFound: (address: FoundAddress) => void;
 }
 
-/** Dutch addresses only: 500 ms after the last change of postal code, house number or country. Returns busy. */
+/** Addresses of countries with a lookup only (the Netherlands): 500 ms after the last change of postal code, house number or country. Returns busy. */
 export function useAddressLookup({ country, postalCode, houseNumber, baseUrl, onFound }: AddressLookupInput): boolean {
   const [busy, setBusy] = useState(false);
   const latest = useRef({ baseUrl, onFound });
@@ -32,7 +33,7 @@ export function useAddressLookup({ country, postalCode, houseNumber, baseUrl, on
     return () => created.cancel();
   }, []);
 
-  const query = addressQuery(country, postalCode, houseNumber);
+  const query = addressQuery(countries, country, postalCode, houseNumber);
   const key = query ? `${query.postalCode} ${query.houseNumber}` : '';
   useEffect(() => {
     scheduler.current?.request(latest.current.baseUrl(), query);

@@ -1,6 +1,8 @@
 import { useEffect, type RefObject } from 'react';
 import type { FormSeed } from '../../../core/form-seed';
-import type { Brand, Country, Locale, RepairFormData } from '../../../core/types';
+import type { FormModel } from '../../../core/form-model';
+import { pageValues } from '../../../core/payload';
+import type { Country, Locale, RepairFormData } from '../../../core/types';
 import { type Draft, clearDraft, loadDraft, loadSent, loadThumbnails, saveDraft, saveSent } from '../draft-storage';
 import { fieldNameOf } from '../form-context';
 import type { FormDeps, FormHandlers } from '../form-handlers';
@@ -17,11 +19,10 @@ interface PickupInput {
 }
 
 /** Where a draft restarts: its data, with the route's country unless the customer chose one, in the page's language. */
-function draftStart(draft: Draft, country: Country, locale: Locale, brand: Brand): RepairFormData {
-  const kept = draft.countryChosen && draft.data.country;
-  const next: RepairFormData = { ...draft.data, country: kept ? draft.data.country : country };
-  if (brand.variant === 'extended') next.language = locale;
-  return next;
+function draftStart(draft: Draft, country: Country, locale: Locale, model: Pick<FormModel, 'roles'>): RepairFormData {
+  const field = model.roles.country;
+  const kept = field !== undefined && draft.countryChosen && draft.data[field];
+  return { ...draft.data, ...(field === undefined || kept ? {} : { [field]: country }), ...pageValues(model, locale) };
 }
 
 /**
@@ -46,10 +47,12 @@ export function usePickup({ deps, handlers, country, seed, root }: PickupInput):
     const current = store.read().formData;
     const draft = seed ? null : loadDraft(brand.id);
     const form = root.current?.querySelector('form');
-    const typed = form ? typedBeforeHydration(form, validation.schema, current) : {};
+    const { model } = validation;
+    const typed = form ? typedBeforeHydration(form, model.schema, current) : {};
     // The customer's own country choice survives a route of another country; an old route's default does not.
-    const countryChosen = Boolean(draft?.countryChosen && draft.data.country) || Boolean(typed.country);
-    const start = draft ? draftStart(draft, country, locale, brand) : current;
+    const countryField = model.roles.country;
+    const countryChosen = countryField !== undefined && (Boolean(draft?.countryChosen && draft.data[countryField]) || Boolean(typed[countryField]));
+    const start = draft ? draftStart(draft, country, locale, model) : current;
     const data = draft || Object.keys(typed).length ? { ...start, ...typed } : undefined;
     if (data) saveDraft(brand.id, data, countryChosen);
     store.dispatch({ type: 'pickedUp', settings, countryChosen, data, thumbnails: draft ? loadThumbnails(brand.id) : undefined });

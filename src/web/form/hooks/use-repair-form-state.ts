@@ -2,7 +2,8 @@ import type { TFunction } from 'i18next';
 import { useMemo, useRef, type RefObject } from 'react';
 import type { FieldErrors } from '../../../core/field-errors';
 import type { FormSeed } from '../../../core/form-seed';
-import type { Brand, Country, Locale, RepairFormData } from '../../../core/types';
+import { startingData } from '../../../core/payload';
+import type { Brand, Country, Locale } from '../../../core/types';
 import { createFormHandlers, type FormHandlers } from '../form-handlers';
 import { initialFormState, type FormState } from '../form-state';
 import { submitForm } from '../submit-form';
@@ -34,13 +35,6 @@ export interface RepairFormView {
   root: RefObject<HTMLDivElement | null>;
 }
 
-/** What the page starts with: the same on the server and in the first client render. */
-function initialData(brand: Brand, locale: Locale, country: Country): RepairFormData {
-  const data: RepairFormData = { country };
-  if (brand.variant === 'extended') data.language = locale;
-  return data;
-}
-
 /** Fields whose change is a decision (select, checkbox): validated at once, not on blur. */
 function changeCommitted(uiSchema: Record<string, unknown>, brand: Brand): Set<string> {
   const names = new Set<string>();
@@ -54,10 +48,12 @@ function changeCommitted(uiSchema: Record<string, unknown>, brand: Brand): Set<s
 
 /** The form's one state (form-state.ts) wired to uploads, lookup, drafts, submit and pointer presses. */
 export function useRepairFormState({ brand, locale, country, t, validation, seed }: RepairFormInput): RepairFormView {
-  const allFields = useMemo(() => [...validation.fieldOrder, ...Object.keys(validation.schema.properties)], [validation]);
+  const { model } = validation;
+  const allFields = useMemo(() => [...model.fieldOrder, ...Object.keys(model.schema.properties)], [model]);
   const store = useFormStore(() =>
     initialFormState({
-      formData: seed?.formData ?? initialData(brand, locale, country),
+      // What the page starts with: the same on the server and in the first client render.
+      formData: seed?.formData ?? startingData(model, locale, country),
       errors: seed?.errors,
       touched: seed ? allFields : [],
       sentTo: seed?.sentTo,
@@ -77,18 +73,20 @@ export function useRepairFormState({ brand, locale, country, t, validation, seed
       validation,
       store: { dispatch, read },
       uploads,
-      committedOnChange: changeCommitted(validation.uiSchema, brand),
-      uploadTargets: Object.fromEntries(Object.entries(validation.aliases).map(([target, field]) => [field, target])),
+      committedOnChange: changeCommitted(model.uiSchema, brand),
+      uploadTargets: Object.fromEntries(model.photos.map((p) => [p.picker, p.target])),
     }),
-    [brand, locale, t, validation, dispatch, read, uploads],
+    [brand, locale, t, validation, model, dispatch, read, uploads],
   );
   const handlers = useMemo(() => createFormHandlers(deps), [deps]);
   usePickup({ deps, handlers, country, seed, root });
 
+  const { lookup, roles } = model;
+  const value = (field: string | undefined) => (field === undefined ? undefined : state.formData[field]);
   const lookupBusy = useAddressLookup({
-    country: state.formData.country,
-    postalCode: state.formData.postal_code,
-    houseNumber: state.formData.house_number,
+    country: value(roles.country),
+    postalCode: value(lookup.postcode),
+    houseNumber: value(lookup.huisnummer),
     baseUrl: () => read().settings.addressLookupUrl,
     onFound: handlers.onAddressFound,
   });

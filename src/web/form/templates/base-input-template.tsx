@@ -1,10 +1,13 @@
 import { getInputProps, type WidgetProps } from '@rjsf/utils';
 import { controlHandlers, fieldAria, formContextOf, hardMaxLength } from '../form-context';
 
+/** What the address lookup fills in: these fields show a spinner while it runs. */
+const LOOKUP_OUTPUTS = new Set(['straatnaam', 'woonplaatsnaam']);
+
 /**
- * Every <input> of the form (text, email, tel, number). The extended form's
- * inputs stop at the schema's maxLength (it shows no max-length message);
- * the simple form lets the message show instead.
+ * Every <input> of the form (text, email, tel, number). A form with the
+ * stopAtMaxLength option (the extended one) stops its inputs at the schema's
+ * maxLength (it shows no max-length message); others let the message show.
  */
 export function BaseInputTemplate(props: WidgetProps) {
   const { id, value, required, disabled, readonly, autofocus, options, schema, registry, type, placeholder } = props;
@@ -12,7 +15,8 @@ export function BaseInputTemplate(props: WidgetProps) {
   const inputProps = getInputProps(schema, type, options);
   const numeric = inputProps.type === 'number';
   const inputValue = numeric ? (value || value === 0 ? value : '') : (value ?? '');
-  const lookupBusy = Boolean(options.addressLookupTarget) && ctx.lookupBusy;
+  const lookupTarget = LOOKUP_OUTPUTS.has(String(options.addressLookup));
+  const lookupBusy = lookupTarget && ctx.lookupBusy;
   const input = (
     <input
       id={id}
@@ -33,7 +37,7 @@ export function BaseInputTemplate(props: WidgetProps) {
       {...controlHandlers(props)}
     />
   );
-  if (!options.addressLookupTarget) return input;
+  if (!lookupTarget) return input;
   return (
     <div className="field__control">
       {input}

@@ -1,16 +1,15 @@
 import type { ObjectFieldTemplateProps } from '@rjsf/utils';
 import { formContextOf } from '../form-context';
-import { sectionsOf } from '../validation';
 
 /**
  * The root object renders the sections of its uiSchema (`ui:options.sections`)
  * as fieldset/legend; properties in no section (hidden ones) follow.
  */
 export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
-  const { properties, uiSchema = {}, registry } = props;
-  const { t } = formContextOf(registry);
+  const { properties, registry } = props;
+  const { t, model } = formContextOf(registry);
   const byName = new Map(properties.map((p) => [p.name, p]));
-  const sections = sectionsOf(uiSchema);
+  const { sections } = model;
   const placed = new Set(sections.flatMap((s) => s.fields));
   return (
     <>

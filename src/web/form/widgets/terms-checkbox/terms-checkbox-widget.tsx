@@ -1,7 +1,7 @@
 import type { WidgetProps } from '@rjsf/utils';
 import { privacyPolicyUrl } from '../../../../core/privacy-policy';
 import { taggedText } from '../../../i18n/tagged-text';
-import { fieldAria, formContextOf } from '../../form-context';
+import { fieldAria, fieldNameOf, formContextOf } from '../../form-context';
 
 /** The terms checkbox; its label links to the privacy policy of the brand, country and language. */
 export function TermsCheckboxWidget(props: WidgetProps) {
@@ -24,7 +24,7 @@ export function TermsCheckboxWidget(props: WidgetProps) {
         onFocus={(e) => onFocus(id, e.target.checked)}
       />
       <label className="checkbox__label" htmlFor={id}>
-        {taggedText(ctx.t('fields.isAkkoord'), 'privacy', (inner) => (
+        {taggedText(ctx.t(`fields.${fieldNameOf(id)}`), 'privacy', (inner) => (
           <a href={href} target="_blank" rel="noopener noreferrer">
             {inner}
           </a>

@@ -1,11 +1,3 @@
-/** Fills {name} placeholders; missing values become empty. */
-export function fill(template: string, values: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const value = values[name];
-    return value === undefined || value === null ? '' : String(value);
-  });
-}
-
 /** One line for a header: no line breaks or runs of spaces from typed text. */
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

@@ -1,0 +1,43 @@
+import type { Locale } from './types';
+
+/** A language file, schemas/i18n/<code>.json, parsed: nested objects ending in texts. */
+export type TextTree = { readonly [key: string]: string | TextTree };
+
+/** Dutch is the portal's default language and the fallback of every missing text (spec §1). */
+export const FALLBACK_LOCALE: Locale = 'nl';
+
+/** Every language the portal has, by code (callers read the files; the page bundles them). */
+export type Languages = ReadonlyMap<Locale, TextTree>;
+
+/** The text at a dotted key ("mail.desk.subject") of one tree, if it is a text. */
+export function textAt(tree: TextTree | undefined, key: string): string | undefined {
+  let node: string | TextTree | undefined = tree;
+  for (const part of key.split('.')) {
+    if (node === undefined || typeof node === 'string' || !Object.hasOwn(node, part)) return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** The text in `locale`, else in Dutch; undefined when neither has it. */
+export function findText(languages: Languages, locale: Locale, key: string): string | undefined {
+  return textAt(languages.get(locale), key) ?? textAt(languages.get(FALLBACK_LOCALE), key);
+}
+
+/** `{{name}}` placeholders, the one syntax of every text (i18next's on the page); a missing value is empty. */
+export function fillText(template: string, values: Readonly<Record<string, unknown>> = {}): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_m, name: string) => {
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    return value === undefined || value === null ? '' : String(value);
+  });
+}
+
+/** The filled text in `locale` (Dutch where it lacks one); the key itself when no language has it (validate reports that). */
+export function text(languages: Languages, locale: Locale, key: string, values?: Readonly<Record<string, unknown>>): string {
+  return fillText(findText(languages, locale, key) ?? key, values);
+}
+
+/** The languages as an index, from parsed files keyed by code. */
+export function indexLanguages(files: Readonly<Record<Locale, TextTree>>): Languages {
+  return new Map(Object.entries(files));
+}

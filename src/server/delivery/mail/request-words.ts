@@ -1,0 +1,58 @@
+import { extname } from 'node:path';
+import type { FormModel } from '../../../core/form-model';
+import { findText, textAt, type Languages } from '../../../core/texts';
+import type { Locale, RepairRequest } from '../../../core/types';
+import { dateTextForPeople } from './for-people';
+
+/**
+ * A request as people read it (the desk's mail, the webhook's file names,
+ * the staff's export): labels, values and photo names in one language, from
+ * the language files, chosen by what the variant's schema says of each field
+ * (its role, its picker), never by the field's name.
+ */
+export interface RequestWords {
+  languages: Languages;
+  language: Locale;
+}
+
+/**
+ * A request field's label: the page's (a photo target is labelled as its picker; the short form where
+ * the page has one, without the "(optional)" hint), else the desk's own for a field the page does not
+ * show (`mail.desk.labels`); the field's name where no language labels it.
+ */
+export function fieldLabel(model: Pick<FormModel, 'aliases'> | undefined, field: string, { languages, language }: RequestWords): string {
+  const shown = (model && Object.hasOwn(model.aliases, field) ? model.aliases[field] : undefined) ?? field;
+  const label = ['fieldsShort', 'fields', 'mail.desk.labels'].reduce<string | undefined>((found, table) => found ?? findText(languages, language, `${table}.${shown}`), undefined);
+  const optional = findText(languages, language, 'optional');
+  return label === undefined ? field : optional ? label.replace(` ${optional}`, '') : label;
+}
+
+/** A language's name for the desk: in the desk's language, else the language's own name for itself, else its code. */
+export function languageName(code: string, { languages, language }: RequestWords): string {
+  return findText(languages, language, `mail.desk.languages.${code}`) ?? textAt(languages.get(code), 'language.name') ?? code;
+}
+
+/** `<reference>-typeplaatje.jpg`: a photo's attachment name in the desk's language, the stored file's extension. */
+export function photoFileName(reference: string, field: string, stored: string, words: RequestWords): string {
+  return `${reference}-${findText(words.languages, words.language, `mail.desk.photoNames.${field}`) ?? field}${extname(stored)}`;
+}
+
+/** A value as the desk reads it: country and language names, yes/no, dates written out, photos by their attachment name. */
+export function shownValue(model: FormModel, field: string, request: RepairRequest, reference: string, words: RequestWords): string {
+  const { languages, language } = words;
+  const value = request[field];
+  const said = (key: string) => findText(languages, language, `mail.desk.${key}`) ?? key;
+  if (value === undefined || value === null || value === '') return said('empty');
+  const role = model.schema.properties[field]?.role;
+  if (role === 'country') return findText(languages, language, `countries.${String(value)}`) ?? String(value);
+  if (role === 'language') return languageName(String(value), words);
+  if (typeof value === 'boolean') return said(value ? 'yes' : 'no');
+  if (role === 'date-text') return dateTextForPeople(String(value), intlLocale(words));
+  if (Object.hasOwn(model.aliases, field)) return `${photoFileName(reference, field, String(value), words)} (${said('attached')})`;
+  return String(value);
+}
+
+/** The Intl locale the language writes dates in (its file's `language.intl`, e.g. nl-BE), else its code. */
+export function intlLocale({ languages, language }: RequestWords): string {
+  return textAt(languages.get(language), 'language.intl') ?? language;
+}

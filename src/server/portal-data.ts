@@ -1,0 +1,53 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { indexCountries, postalCodePatterns, type Countries, type CountryFile } from '../core/countries';
+import { formModel, type FormModels } from '../core/form-model';
+import { assembleFormSchema, SHARED_FIELDS_FILE, type FormSchema, type SharedFields, type UiSchema } from '../core/form-schema';
+import type { RuleData } from '../core/keywords/index';
+import { indexLanguages, type Languages, type TextTree } from '../core/texts';
+
+/**
+ * What the portal is made of besides brands, as data in schemas/: the form
+ * variants (forms/<name>.schema.json + .ui.json, sharing forms/fields.json),
+ * the languages (i18n/<code>.json) and the countries (countries.json).
+ * Read once at start by the server, the staff commands and the build;
+ * `npm run validate` explains every mistake in these files first.
+ */
+export interface PortalData {
+  forms: FormModels;
+  languages: Languages;
+  countries: Countries;
+  /** What the validators' keywords read from the data (postal-code patterns). */
+  rules: RuleData;
+}
+
+const SCHEMA_SUFFIX = '.schema.json';
+
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+
+/** The variant names: every forms/<name>.schema.json. */
+export function variantNames(schemasDir: string): string[] {
+  const dir = join(schemasDir, 'forms');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(SCHEMA_SUFFIX)).map((f) => f.slice(0, -SCHEMA_SUFFIX.length)).sort() : [];
+}
+
+/** The language codes: every i18n/<code>.json. */
+export function languageCodes(schemasDir: string): string[] {
+  return readdirSync(join(schemasDir, 'i18n')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort();
+}
+
+export function loadPortalData(schemasDir: string): PortalData {
+  const codes = languageCodes(schemasDir);
+  const languages = indexLanguages(Object.fromEntries(codes.map((code) => [code, readJson<TextTree>(join(schemasDir, 'i18n', `${code}.json`))])));
+  const countries = indexCountries(readJson<CountryFile>(join(schemasDir, 'countries.json')));
+  const shared = readJson<SharedFields>(join(schemasDir, 'forms', SHARED_FIELDS_FILE));
+  const choices = { countries: [...countries.keys()], languages: codes };
+  const forms = new Map(
+    variantNames(schemasDir).map((variant) => {
+      const source = readJson<FormSchema>(join(schemasDir, 'forms', `${variant}${SCHEMA_SUFFIX}`));
+      const uiSchema = readJson<UiSchema>(join(schemasDir, 'forms', `${variant}.ui.json`));
+      return [variant, formModel(variant, assembleFormSchema(source, shared, choices), uiSchema)];
+    }),
+  );
+  return { forms, languages, countries, rules: { postalCodes: postalCodePatterns(countries) } };
+}
