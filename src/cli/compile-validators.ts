@@ -39,14 +39,19 @@ export function toEsm(cjs: string, header = ''): string {
 }
 
 /** Annotations the page never reads (labels come from the language files; personal data concerns the server's log). */
-const NOT_FOR_THE_PAGE = new Set(['title', 'description', '$comment', 'personal']);
+const NOT_FOR_THE_PAGE = new Set(['title', 'description', '$comment', '$schema', 'personal']);
 
 /** The schema as the page validates and renders it: every rule, without the annotations it never reads. */
 export function pageSchema(schema: FormSchema): FormSchema {
-  const strip = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(strip);
+  // A schema node's annotations go; the names under `properties` are fields (one is called description).
+  const strip = (node: unknown, names = false): unknown => {
+    if (Array.isArray(node)) return node.map((item) => strip(item));
     if (node === null || typeof node !== 'object') return node;
-    return Object.fromEntries(Object.entries(node).filter(([key]) => !NOT_FOR_THE_PAGE.has(key)).map(([key, value]) => [key, key === 'enum' || key === 'const' ? value : strip(value)]));
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([key]) => names || !NOT_FOR_THE_PAGE.has(key))
+        .map(([key, value]) => [key, key === 'enum' || key === 'const' ? value : strip(value, !names && key === 'properties')]),
+    );
   };
   return strip(schema) as FormSchema;
 }

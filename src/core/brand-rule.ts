@@ -1,9 +1,10 @@
 import type { ValidationIssue } from './field-errors';
 import type { FormModel } from './form-model';
+import { brandLocales } from './locale';
 import type { Brand } from './types';
 
 /** What of a brand file its form's rules read. */
-export type BrandRules = Pick<Brand, 'name' | 'brandField' | 'countries'>;
+export type BrandRules = Pick<Brand, 'name' | 'brandField' | 'countries' | 'locales'>;
 
 /**
  * The brand names a brand's form accepts, from its brand file: its own name
@@ -30,14 +31,16 @@ function oneOf(field: string | undefined, value: unknown, allowed: readonly stri
  * The brand file's rules on the form, as validation issues of the schema's
  * kind (keyword `enum`), so page and server report them through the same
  * messages: the brand field (role brand) holds a name the brand accepts, the
- * country field (role country) one of the brand's countries. Missing values
- * are the schema's `required` to judge, not these rules.
+ * country field (role country) one of the brand's countries, the language
+ * field (role language) one of its languages. Missing values are the schema's
+ * `required` to judge, not these rules.
  */
 export function brandIssues(brand: BrandRules, model: Pick<FormModel, 'roles'>, data: unknown): ValidationIssue[] {
-  const { brand: brandField, country: countryField } = model.roles;
+  const { brand: brandField, country: countryField, language: languageField } = model.roles;
   return [
     ...oneOf(brandField, valueOf(data, brandField), allowedBrandNames(brand)),
     ...oneOf(countryField, valueOf(data, countryField), brand.countries),
+    ...oneOf(languageField, valueOf(data, languageField), brandLocales(brand)),
   ];
 }
 

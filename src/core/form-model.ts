@@ -1,4 +1,4 @@
-import { ADDRESS_LOOKUP_PARTS, SINGLE_ROLES, type AddressLookupPart, type FieldRole } from './field-roles';
+import type { AddressLookupPart, FieldRole } from './field-roles';
 import type { FormSchema, UiSchema } from './form-schema';
 import type { RepairRequest, Variant } from './types';
 
@@ -37,18 +37,12 @@ export interface FormModel {
   fieldOrder: string[];
   /** The request's fields as sent and stored: every property that is not form-only. */
   requestFields: string[];
-  /** The request's fields in form order (a photo picker stands for its target), then the ones the form does not show. */
-  requestOrder: string[];
   /** Every photo, in form order. */
   photos: PhotoField[];
   /** Target → its picker, to show a hidden target's errors on the picker the customer sees. */
   aliases: Record<string, string>;
-  /** The field holding each single role, where the variant has one. */
+  /** The field holding each role, where the variant has one (the first, for date-text). */
   roles: Partial<Record<FieldRole, string>>;
-  /** Free-text date fields (role date-text). */
-  dateFields: string[];
-  /** Personal data (`personal`, and both e-mail roles): never logged. */
-  personalFields: string[];
   /** The field that gives the address lookup each part, or takes it (`ui:options.addressLookup`). */
   lookup: Partial<Record<AddressLookupPart, string>>;
 }
@@ -77,17 +71,14 @@ export function formModel(variant: Variant, schema: FormSchema, uiSchema: UiSche
     const target = entry?.['ui:options']?.target;
     return entry?.['ui:field'] === 'photoUpload' && typeof target === 'string' ? [{ picker, target }] : [];
   });
-  const targetOf = new Map(photos.map((p) => [p.picker, p.target]));
-  const shown = fieldOrder.map((name) => targetOf.get(name) ?? name).filter((name) => requestFields.includes(name));
+  // npm run validate refuses unknown roles and lookup parts, and a single role given twice.
   const roles: Partial<Record<FieldRole, string>> = {};
-  for (const role of SINGLE_ROLES) {
-    const holder = names.find((name) => schema.properties[name].role === role);
-    if (holder !== undefined) roles[role] = holder;
-  }
   const lookup: Partial<Record<AddressLookupPart, string>> = {};
   for (const name of names) {
+    const role = schema.properties[name].role as FieldRole | undefined;
+    if (role) roles[role] ??= name;
     const part = uiEntry(uiSchema, name)?.['ui:options']?.addressLookup;
-    if (typeof part === 'string' && (ADDRESS_LOOKUP_PARTS as readonly string[]).includes(part)) lookup[part as AddressLookupPart] = name;
+    if (typeof part === 'string') lookup[part as AddressLookupPart] = name;
   }
   return {
     variant,
@@ -97,17 +88,26 @@ export function formModel(variant: Variant, schema: FormSchema, uiSchema: UiSche
     sections,
     fieldOrder,
     requestFields,
-    requestOrder: [...new Set([...shown, ...requestFields])],
     photos,
     aliases: Object.fromEntries(photos.map((p) => [p.target, p.picker])),
     roles,
-    dateFields: names.filter((name) => schema.properties[name].role === 'date-text'),
-    personalFields: names.filter((name) => {
-      const p = schema.properties[name];
-      return p.personal === true || p.role === 'customer-email' || p.role === 'dealer-email';
-    }),
     lookup,
   };
+}
+
+/** The request's fields in form order (a photo picker stands for its target), then the ones the form does not show. */
+export function requestOrder({ fieldOrder, requestFields, photos }: Pick<FormModel, 'fieldOrder' | 'requestFields' | 'photos'>): string[] {
+  const targetOf = new Map(photos.map((p) => [p.picker, p.target]));
+  const shown = fieldOrder.map((name) => targetOf.get(name) ?? name).filter((name) => requestFields.includes(name));
+  return [...new Set([...shown, ...requestFields])];
+}
+
+/** Personal data (`personal`, and both e-mail roles): never logged. */
+export function personalFields({ schema }: Pick<FormModel, 'schema'>): string[] {
+  return Object.keys(schema.properties).filter((name) => {
+    const p = schema.properties[name];
+    return p.personal === true || p.role === 'customer-email' || p.role === 'dealer-email';
+  });
 }
 
 /** A request's text in the field of `role`, if the variant has one and it holds a text. */

@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { repairAjvOptions } from '../core/ajv-options';
-import { uploadRules } from '../core/form-model';
+import { personalFields, uploadRules } from '../core/form-model';
 import { loadBrands } from './brands';
 import { loadPortalData } from './portal-data';
 import { logOptions, type LogSettings } from './logging/log-options';
@@ -66,7 +66,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   // The forms, languages and countries (schemas/): the log's redaction needs the forms' personal fields.
   const data = loadPortalData(config.schemasDir);
   const app = Fastify({
-    logger: logger && logOptions(logger, [...data.forms.values()].flatMap((form) => form.personalFields)),
+    logger: logger && logOptions(logger, [...data.forms.values()].flatMap(personalFields)),
     bodyLimit: config.jsonBodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,

@@ -98,7 +98,7 @@ describe('a brand author adds Acme', () => {
     ['a trailing comma', () => writeFileSync(brandFile, original.replace('"lu"]', '"lu",]')),
       /^brands\/acme\.json line 7, column \d+: there is a comma after the last item of a list\. Remove this comma/m],
     ['a missing French text', () => edit((b) => (b.header.title = { nl: 'Reparatie aanvragen' })),
-      /^brands\/acme\.json \/header\/title: the French \(fr\) text is missing\. Add "fr": "…" inside it/m],
+      /^brands\/acme\.json \/header\/title: the text in "fr" \(Français\) is missing\. The brand's pages are in "nl" \(Nederlands\) and "fr" \(Français\): add "fr": "…" inside it/m],
     ['a duplicate id', () => edit((b) => (b.id = 'fratelli')),
       /^brands\/acme\.json \/id: the id "fratelli" belongs to brands\/fratelli\.json; .*Change the id to "acme"/m],
     ['a poor contrast', () => edit((b) => (b.theme.footerText = '#777777')),

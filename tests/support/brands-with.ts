@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Brand, ServiceDesk } from '../../src/core/types';
 
-const BRANDS = join(import.meta.dirname, '../../brands');
+/** The brand files the tests serve. */
+export const BRANDS = join(import.meta.dirname, '../../brands');
 
 /** A copy of brands/*.json in a temp folder, with some brands' service desks changed (e.g. to add a webhook). */
 export function brandsWith(desks: Record<string, Partial<ServiceDesk>>): string {

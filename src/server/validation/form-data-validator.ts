@@ -20,7 +20,7 @@ export class FormDataValidator {
 
   /** `pending` keeps `required` quiet for those fields (a photo received but not stored yet), as the page does. */
   errors(
-    brand: Pick<Brand, 'id' | 'name' | 'brandField' | 'variant' | 'countries'>,
+    brand: Pick<Brand, 'id' | 'name' | 'brandField' | 'variant' | 'countries' | 'locales'>,
     data: RepairFormData,
     locale: Locale,
     pending: readonly string[] = [],

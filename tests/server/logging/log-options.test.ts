@@ -2,15 +2,16 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { logOptions } from '../../../src/server/logging/log-options';
 import { scrubText } from '../../../src/server/logging/scrub-text';
+import { personalFields } from '../../../src/core/form-model';
 import { portal } from '../../support/portal-data';
 
-const personalFields = [...portal.forms.values()].flatMap((form) => form.personalFields);
+const personal = [...portal.forms.values()].flatMap(personalFields);
 import { captureLogs } from '../log-capture';
 
 /** A Fastify logger with the server's options, writing where the test reads. */
 function logger() {
   const { logger: settings, lines } = captureLogs();
-  const app = Fastify({ logger: logOptions(settings, personalFields) });
+  const app = Fastify({ logger: logOptions(settings, personal) });
   return { log: app.log, lines };
 }
 

@@ -1,4 +1,4 @@
-import { requestPhotos, type FormModel } from '../../../core/form-model';
+import { requestOrder, requestPhotos, type FormModel } from '../../../core/form-model';
 import { text, type Languages } from '../../../core/texts';
 import type { Brand, Locale, RepairRequest } from '../../../core/types';
 import type { QueuedDelivery } from '../../storage/records';
@@ -36,7 +36,7 @@ export function composeDeskMail({ model, request, brand, locale, reference, rece
   // A form without a language field still tells the desk which language the customer wrote in.
   if (model.roles.language === undefined) lines.push(`${say('customerLanguage')}: ${languageName(locale, words)}`);
   lines.push('');
-  for (const field of model.requestOrder) {
+  for (const field of requestOrder(model)) {
     const label = fieldLabel(model, field, words);
     const value = shownValue(model, field, request, reference, words);
     // Long texts start on their own line, so the desk reads them as the customer wrote them.
