@@ -25,16 +25,16 @@ const SCHEMA_SUFFIX = '.schema.json';
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
-/** The variant names: every forms/<name>.schema.json. */
-export function variantNames(schemasDir: string): string[] {
-  const dir = join(schemasDir, 'forms');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(SCHEMA_SUFFIX)).map((f) => f.slice(0, -SCHEMA_SUFFIX.length)).sort() : [];
+/** The names of the files in `dir` ending in `suffix`, without it, sorted; none where the folder is missing. */
+function namesOf(dir: string, suffix: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(suffix)).map((f) => f.slice(0, -suffix.length)).sort() : [];
 }
 
+/** The variant names: every forms/<name>.schema.json. */
+export const variantNames = (schemasDir: string): string[] => namesOf(join(schemasDir, 'forms'), SCHEMA_SUFFIX);
+
 /** The language codes: every i18n/<code>.json. */
-export function languageCodes(schemasDir: string): string[] {
-  return readdirSync(join(schemasDir, 'i18n')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort();
-}
+export const languageCodes = (schemasDir: string): string[] => namesOf(join(schemasDir, 'i18n'), '.json');
 
 export function loadPortalData(schemasDir: string): PortalData {
   const codes = languageCodes(schemasDir);

@@ -10,7 +10,8 @@ describe('validateProject on the real project', () => {
     const report = validateProject(repoRoot);
     expect(report.problems).toEqual([]);
     expect(report.brandCount).toBeGreaterThanOrEqual(6);
-    expect(report.variants).toEqual(['extended', 'simple']);
+    // The spec's two forms; a form added as data is no problem either.
+    expect(report.variants).toEqual(expect.arrayContaining(['extended', 'simple']));
   });
 });
 

@@ -1,7 +1,7 @@
 // Imports name their .ts files: vite.config.ts loads this module through checked-brands.ts.
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TextTree } from '../../core/texts.ts';
+import { languageCodes, variantNames } from '../../server/portal-data.ts';
 import { isRecord, readJson } from './files.ts';
 import type { Problem } from './problem.ts';
 
@@ -11,8 +11,6 @@ export const DATA_LAYOUT = {
   i18nDir: 'schemas/i18n',
   countries: 'schemas/countries.json',
 } as const;
-
-const SCHEMA_SUFFIX = '.schema.json';
 
 /** What brand files may name, as far as the files can be read (their own mistakes are checked elsewhere). */
 export interface PortalFacts {
@@ -26,15 +24,8 @@ export interface PortalFacts {
 /** How a variant treats the brand field (role brand): not asked (hidden: the brand file's name is sent), asked, or absent. */
 export type BrandFieldUse = 'hidden' | 'shown' | 'none';
 
-export function variantFiles(root: string): string[] {
-  const dir = join(root, DATA_LAYOUT.formsDir);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(SCHEMA_SUFFIX)).map((f) => f.slice(0, -SCHEMA_SUFFIX.length)).sort() : [];
-}
-
-export function languageFiles(root: string): string[] {
-  const dir = join(root, DATA_LAYOUT.i18nDir);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort() : [];
-}
+export const variantFiles = (root: string): string[] => variantNames(join(root, 'schemas'));
+export const languageFiles = (root: string): string[] => languageCodes(join(root, 'schemas'));
 
 /** The countries of countries.json, read leniently (checkCountries reports what is wrong with it). */
 function countryCodes(root: string): Set<string> {
@@ -44,7 +35,7 @@ function countryCodes(root: string): Set<string> {
 
 /** How the variant's form treats its brand field: by the field's role in the schema (or a shared definition) and its widget. */
 function brandFieldUse(root: string, variant: string): BrandFieldUse {
-  const schema = readJson(root, join(root, DATA_LAYOUT.formsDir, `${variant}${SCHEMA_SUFFIX}`));
+  const schema = readJson(root, join(root, DATA_LAYOUT.formsDir, `${variant}.schema.json`));
   const ui = readJson(root, join(root, DATA_LAYOUT.formsDir, `${variant}.ui.json`));
   const shared = readJson(root, join(root, DATA_LAYOUT.formsDir, 'fields.json'));
   const definitions = shared.ok && isRecord(shared.data) && isRecord(shared.data.definitions) ? shared.data.definitions : {};
