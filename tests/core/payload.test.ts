@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { formSchemas } from '../../src/core/form-schemas';
 import { shapeRequest } from '../../src/core/payload';
 import type { Brand } from '../../src/core/types';
-import hanant from '../../brands/hanant.json';
-import ilve from '../../brands/ilve.json';
-import teka from '../../brands/teka.json';
+import hanant from '../fixtures/brands/spec/hanant.json';
+import ilve from '../fixtures/brands/spec/ilve.json';
+import teka from '../fixtures/brands/spec/teka.json';
 import { validData } from './form-rule-cases';
 
 const common = [
