@@ -16,13 +16,15 @@ export interface PortalBuild {
 }
 
 /**
- * BRANDS_DIR and WEB_ROOT, as `npm start` reads them (relative to the project
- * folder): `npm run build` makes the pages of the brands the server will serve,
- * where it will serve them from.
+ * BRANDS_DIR and WEB_ROOT from the environment, as the server reads them
+ * (relative to the project folder): `npm run build` makes the pages of the
+ * brands the server will serve, where it will serve them from. (npm start
+ * hands .env's on to the build it runs; prerender.ts and compress-assets.ts
+ * read WEB_ROOT too.)
  */
 export const portalBuildOf = (env: NodeJS.ProcessEnv): PortalBuild => ({
-  brandsDir: resolve(root, env.BRANDS_DIR || 'brands'),
-  webRoot: resolve(root, env.WEB_ROOT || 'dist/web'),
+  brandsDir: resolve(root, env.BRANDS_DIR?.trim() || 'brands'),
+  webRoot: resolve(root, env.WEB_ROOT?.trim() || 'dist/web'),
 });
 
 export function portalViteConfig({ brandsDir, webRoot }: PortalBuild, isSsrBuild = false): UserConfig {
