@@ -5,15 +5,14 @@ import { lazyCache } from '../lib/lazy-cache';
 // Every brand file becomes a route at build time (adding a brand is data only),
 // each in its own chunk: a page downloads its own brand, however many there are.
 // @brands is the folder the build takes brands from: brands/, or BRANDS_DIR (vite.config.ts).
+// Keys are the files' paths from the project folder ('/brands/teka.json').
 const brandFiles = import.meta.glob<Brand>('@brands/*.json', { import: 'default' });
 const assetUrls = import.meta.glob<string>('@brands/assets/*', { eager: true, query: '?url', import: 'default' });
 
-/** A glob key ('/brands/teka.json', the file's path from the project folder) without its folders. */
-const fileName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
-const idOf = (path: string): string => fileName(path).slice(0, -'.json'.length);
-
 /** Brand id (the file name; `npm run validate` checks it equals the id inside) → its loader. */
-export const brandLoaders: ReadonlyMap<string, () => Promise<Brand>> = new Map(Object.entries(brandFiles).map(([path, load]) => [idOf(path), load]));
+export const brandLoaders: ReadonlyMap<string, () => Promise<Brand>> = new Map(
+  Object.entries(brandFiles).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1, -'.json'.length), load]),
+);
 
 /** Each brand's id and countries, for route matching before any brand file is loaded (virtual:brand-routes). */
 export const brandRoutes: ReadonlyMap<string, BrandRouteFacts> = new Map(routeFacts.map((facts) => [facts.id, facts]));
@@ -26,19 +25,15 @@ const cache = lazyCache<Brand>((id) => {
 
 export const loadBrand = (id: string): Promise<Brand> => cache.load(id);
 
-const sourceModules = new Map(Object.keys(brandFiles).map((path) => [idOf(path), path.replace(/^\//, '')]));
-
 /** Source module of a brand file, as the build manifest names it (for preloading): 'brands/teka.json'. */
 export function brandModule(id: string): string {
-  const module = sourceModules.get(id);
-  if (!module) throw new Error(`unknown brand ${id}`);
-  return module;
+  const path = Object.keys(brandFiles).find((p) => p.endsWith(`/${id}.json`));
+  if (!path) throw new Error(`unknown brand ${id}`);
+  return path.replace(/^\//, '');
 }
-
-/** Built URLs of the brand assets, by the name brand files give them ("assets/teka-logo.svg"). */
-const assetsByName = new Map(Object.entries(assetUrls).map(([path, url]) => [`assets/${fileName(path)}`, url]));
 
 /** Built URL of a brand asset named in a brand file (e.g. "assets/teka-logo.svg"). */
 export function assetUrl(path: string): string {
-  return assetsByName.get(path) ?? '';
+  for (const key in assetUrls) if (key.endsWith(`/${path}`)) return assetUrls[key];
+  return '';
 }
