@@ -54,6 +54,9 @@ export default defineConfig(async () => {
     plugins: [noShippedBrandImports()],
     test: {
       setupFiles: ['tests/support/no-shipped-brands.setup.ts'],
+      // Hooks start and dispose servers and make and drop databases: at a load of 26 on 2 cores, dropping
+      // a file's six PostgreSQL databases took past the default 10 s (migrate-to-postgres.test.ts).
+      hookTimeout: 60_000,
       // Each project names its own files (a file list in the shared options would be added to each project's).
       environment: 'node',
       projects: [
