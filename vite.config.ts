@@ -1,6 +1,7 @@
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 import { brandCheckOverlay } from './src/cli/vite/brand-check-overlay.ts';
 import { brandFilesForThePage, brandRoutes, brandThemes } from './src/cli/vite/brand-modules.ts';
 import { pageTexts } from './src/cli/vite/page-texts.ts';
@@ -8,24 +9,59 @@ import { rjsfSameDocumentUri } from './src/cli/vite/same-document-uri.ts';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
 
-export default defineConfig({
-  plugins: [react(), brandThemes(root), brandRoutes(root), brandCheckOverlay(root), brandFilesForThePage(root), pageTexts(root), rjsfSameDocumentUri(root)],
-  resolve: {
-    alias: {
-      // rjsf needs markdown only for opt-in markdown descriptions: see plain-markdown.tsx.
-      'markdown-to-jsx/react': fileURLToPath(new URL('./src/web/app/plain-markdown.tsx', import.meta.url)),
-    },
-  },
-  build: {
-    outDir: 'dist/web',
-    emptyOutDir: true,
-    assetsInlineLimit: 0,
-    // Read by the prerender step to preload each page's form variant chunk.
-    manifest: true,
-    sourcemap: false,
-  },
-  ssr: {
-    // Bundle the page's dependencies into the SSR build so the alias above applies there too.
-    noExternal: true,
-  },
+export interface PortalBuild {
+  /** The folder of brand files (<id>.json, assets/) the pages are made from. */
+  brandsDir: string;
+  /** Where the build goes (the SSR build into its ssr/ folder). */
+  webRoot: string;
+}
+
+/**
+ * BRANDS_DIR and WEB_ROOT from the environment, as the server reads them
+ * (relative to the project folder): `npm run build` makes the pages of the
+ * brands the server will serve, where it will serve them from. (npm start
+ * hands .env's on to the build it runs; prerender.ts and compress-assets.ts
+ * read WEB_ROOT too.)
+ */
+export const portalBuildOf = (env: NodeJS.ProcessEnv): PortalBuild => ({
+  brandsDir: resolve(root, env.BRANDS_DIR?.trim() || 'brands'),
+  webRoot: resolve(root, env.WEB_ROOT?.trim() || 'dist/web'),
 });
+
+export function portalViteConfig({ brandsDir, webRoot }: PortalBuild, isSsrBuild = false): UserConfig {
+  return {
+    plugins: [
+      react(),
+      brandThemes(root, brandsDir),
+      brandRoutes(root, brandsDir),
+      brandCheckOverlay(root, brandsDir),
+      brandFilesForThePage(brandsDir),
+      pageTexts(root),
+      rjsfSameDocumentUri(root),
+    ],
+    resolve: {
+      alias: {
+        // The page's import.meta.glob of brand files and their assets (src/web/app/brands.ts).
+        '@brands': brandsDir,
+        // rjsf needs markdown only for opt-in markdown descriptions: see plain-markdown.tsx.
+        'markdown-to-jsx/react': join(root, 'src/web/app/plain-markdown.tsx'),
+      },
+    },
+    // `npm run dev` may preview brands kept outside the project folder.
+    server: { fs: { allow: [root, brandsDir] } },
+    build: {
+      outDir: isSsrBuild ? join(webRoot, 'ssr') : webRoot,
+      emptyOutDir: true,
+      assetsInlineLimit: 0,
+      // Read by the prerender step to preload each page's form variant chunk.
+      manifest: true,
+      sourcemap: false,
+    },
+    ssr: {
+      // Bundle the page's dependencies into the SSR build so the alias above applies there too.
+      noExternal: true,
+    },
+  };
+}
+
+export default defineConfig(({ isSsrBuild }) => portalViteConfig(portalBuildOf(process.env), isSsrBuild));

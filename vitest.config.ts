@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { defineConfig, mergeConfig } from 'vitest/config';
-import viteConfig from './vite.config.ts';
+import { portalBuildOf, portalViteConfig } from './vite.config.ts';
+import { SPEC_BRANDS_DIR } from './tests/support/brand-folders.ts';
+import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
 
 /** Whether PostgreSQL answers on the machines' usual address (tests/support/backend.ts). */
 const { hostname, port } = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
@@ -46,8 +48,15 @@ export default defineConfig(async () => {
     process.env.POSTGRES_NOTICE_SHOWN = '1';
   }
   const env = { TEST_POSTGRES_AVAILABLE: postgres ? '1' : '' };
-  return mergeConfig(viteConfig, {
+  // The page's brand files (import.meta.glob in src/web/app/brands.ts) are the spec's, never the shipped ones.
+  const pageConfig = portalViteConfig(portalBuildOf({ BRANDS_DIR: SPEC_BRANDS_DIR }));
+  return mergeConfig(pageConfig, {
+    plugins: [noShippedBrandImports()],
     test: {
+      setupFiles: ['tests/support/no-shipped-brands.setup.ts'],
+      // Hooks start and dispose servers and make and drop databases: at a load of 26 on 2 cores, dropping
+      // a file's six PostgreSQL databases took past the default 10 s (migrate-to-postgres.test.ts).
+      hookTimeout: 60_000,
       // Each project names its own files (a file list in the shared options would be added to each project's).
       environment: 'node',
       projects: [

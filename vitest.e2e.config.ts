@@ -1,15 +1,20 @@
 import { defineConfig } from 'vitest/config';
+import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
 
 /**
  * Browser suites (tests/e2e/*.spec.ts): real Chromium against the real
  * intake server. Each file starts its own server and browser; two files run
  * at a time (this machine has 2 cores), tests inside a file run in order.
+ * They test a build of the spec's brands (global-setup.ts); shipped-brands.spec.ts
+ * alone serves the build of brands/ (shipped-build.ts).
  */
 export default defineConfig({
+  plugins: [noShippedBrandImports()],
   test: {
     include: ['tests/e2e/**/*.spec.ts'],
     environment: 'node',
-    globalSetup: ['tests/e2e/support/global-setup.ts'],
+    globalSetup: ['tests/e2e/support/global-setup.ts', 'tests/e2e/support/shipped-build.ts'],
+    setupFiles: ['tests/support/no-shipped-brands.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: 2,

@@ -13,12 +13,13 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
+import { build, mergeConfig } from 'vite';
+import { portalViteConfig } from '../vite.config';
 import { buildIfStale, snapshotWebRoot } from '../tests/e2e/support/global-setup';
 import { launchChromium } from '../tests/e2e/support/browser';
 import { BRANDS } from '../tests/e2e/support/fixtures';
 import { SUBMIT, field, openBrandPage } from '../tests/e2e/support/form-page';
-import { ROOT, WEB_ROOT } from '../tests/e2e/support/paths';
+import { ROOT, SPEC_BUILD } from '../tests/e2e/support/paths';
 import { startPortal, type Portal } from '../tests/e2e/support/portal';
 import type { BenchFigure } from './figures';
 import { attribute, sizesByGroup, type ModuleSize } from './sourcemap-attribution';
@@ -89,12 +90,14 @@ function jsFigures(webRoot: string, biggest: ModuleSize[]): BenchFigure[] {
 async function biggestModules(): Promise<ModuleSize[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'portal-bench-build-'));
   try {
-    await build({
-      root: ROOT,
-      configFile: join(ROOT, 'vite.config.ts'),
-      logLevel: 'error',
-      build: { outDir, emptyOutDir: true, sourcemap: true },
-    });
+    await build(
+      mergeConfig(portalViteConfig(SPEC_BUILD), {
+        root: ROOT,
+        configFile: false,
+        logLevel: 'error',
+        build: { outDir, emptyOutDir: true, sourcemap: true },
+      }),
+    );
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     const all = new Map<string, string[]>();
     for (const url of initialChunks(outDir, html)) {
@@ -184,8 +187,8 @@ async function blurToErrorFigures(browser: Browser, portal: Portal, runs = 5): P
 
 export async function runWebBench(): Promise<BenchFigure[]> {
   buildIfStale();
-  if (!existsSync(join(WEB_ROOT, 'pages')) || readdirSync(join(WEB_ROOT, 'pages')).length === 0) {
-    throw new Error('dist/web/pages is missing: run npm run build');
+  if (!existsSync(join(SPEC_BUILD.webRoot, 'pages')) || readdirSync(join(SPEC_BUILD.webRoot, 'pages')).length === 0) {
+    throw new Error('dist/spec-web/pages is missing: the build of the spec\'s brands failed');
   }
   const snapshot = snapshotWebRoot();
   process.env.E2E_WEB_ROOT = snapshot.dir;

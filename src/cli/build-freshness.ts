@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
-/** What the built portal is made from; a change to any of them needs a new build. */
-export const BUILD_SOURCES = ['src/web', 'src/core', 'brands', 'schemas', 'index.html', 'vite.config.ts', 'package.json'];
+/** What the built portal is made from besides its brand folder; a change to any of them needs a new build. */
+export const BUILD_SOURCES = ['src/web', 'src/core', 'schemas', 'index.html', 'vite.config.ts', 'package.json'];
 
 /** Written last by `npm run build` (the prerender step): its age is the build's age. */
 export const buildStamp = (webRoot: string): string => join(webRoot, 'pages', '404.html');
@@ -27,19 +27,19 @@ function staleness(root: string, stamp: string, sources: readonly string[], buil
   if (!existsSync(stamp)) return missing;
   const built = statSync(stamp).mtimeMs;
   for (const source of sources) {
-    const newest = newestFile(join(root, source));
-    if (newest && newest.mtimeMs > built) return `${newest.path.slice(root.length).replace(/^[\\/]/, '')} changed after the last ${build}`;
+    const newest = newestFile(resolve(root, source));
+    if (newest && newest.mtimeMs > built) return `${relative(root, newest.path)} changed after the last ${build}`;
   }
   return undefined;
 }
 
 /**
- * Why the build in webRoot does not show the current sources, in words for
- * the terminal ("brands/acme.json changed after the last build"), or
- * undefined when it is current.
+ * Why the build in webRoot does not show the current sources and the brand
+ * files in brandsDir (brands/, or BRANDS_DIR), in words for the terminal
+ * ("brands/acme.json changed after the last build"), or undefined when it is current.
  */
-export function buildStaleness(root: string, webRoot: string): string | undefined {
-  return staleness(root, buildStamp(webRoot), BUILD_SOURCES, 'build', `there is no complete build in ${webRoot}`);
+export function buildStaleness(root: string, webRoot: string, brandsDir: string): string | undefined {
+  return staleness(root, buildStamp(webRoot), [...BUILD_SOURCES, brandsDir], 'build', `there is no complete build in ${webRoot}`);
 }
 
 /** What the compiled server (dist/server, `npm run build:server`) is made from. */

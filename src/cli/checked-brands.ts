@@ -1,7 +1,11 @@
 // Imports name their .ts files: vite.config.ts loads this module (see validate/brand-project.ts).
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Brand } from '../core/types.ts';
-import { brandFilesOf, checkProjectBrands } from './validate/brand-project.ts';
+import { checkBrandFiles } from './validate/brand-files.ts';
+import { BRAND_LAYOUT } from './validate/brand-project.ts';
+import { displayPath } from './validate/files.ts';
+import { portalFacts } from './validate/portal-facts.ts';
 import { formatProblem } from './validate/problem.ts';
 
 /** Thrown when the brand files do not pass npm run validate; the message is validate's own. */
@@ -14,18 +18,28 @@ export class BrandCheckError extends Error {
   }
 }
 
-/** Validate's problems with the brand files, as printed lines (empty: all is well). */
-export function brandProblemLines(root: string): string[] {
-  return checkProjectBrands(root).map(formatProblem);
+/** The brand files in brandsDir (the project's brands/, or BRANDS_DIR), sorted, as absolute paths. */
+function brandFilesIn(brandsDir: string): string[] {
+  return existsSync(brandsDir) ? readdirSync(brandsDir).filter((f) => f.endsWith('.json')).sort().map((f) => join(brandsDir, f)) : [];
+}
+
+/** Validate's problems with the brand files in brandsDir, as printed lines (empty: all is well). */
+export function brandProblemLines(root: string, brandsDir: string): string[] {
+  const files = brandFilesIn(brandsDir);
+  const problems =
+    files.length === 0
+      ? [{ file: displayPath(root, brandsDir), pointer: '', message: 'there are no brand files (<id>.json) here.' }]
+      : checkBrandFiles(files, { root, schemaFile: join(root, BRAND_LAYOUT.brandSchema), facts: portalFacts(root) });
+  return problems.map(formatProblem);
 }
 
 /**
  * The brand files, parsed, after the same checks as npm run validate: the
  * build, the dev server and npm start never turn a broken brand into a page.
  */
-export function checkedBrands(root: string): { files: string[]; brands: Brand[] } {
-  const lines = brandProblemLines(root);
+export function checkedBrands(root: string, brandsDir: string): { files: string[]; brands: Brand[] } {
+  const lines = brandProblemLines(root, brandsDir);
   if (lines.length > 0) throw new BrandCheckError(lines);
-  const files = brandFilesOf(root);
+  const files = brandFilesIn(brandsDir);
   return { files, brands: files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as Brand) };
 }

@@ -31,7 +31,7 @@ export async function compressAssets(dir: string): Promise<number> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const dir = resolve(process.env.WEB_ROOT ?? 'dist/web', 'assets');
+  const dir = resolve(process.env.WEB_ROOT?.trim() || 'dist/web', 'assets');
   compressAssets(dir).then(
     (n) => console.log(`compressed ${n} asset copies in ${dir}`),
     (err: unknown) => {

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../server/config';
+import { ConfigError, loadConfig, type ServerConfig } from '../server/config';
 import { loadEnvFile } from '../server/env-file';
 import { buildStaleness, serverBuildStaleness } from './build-freshness';
 import { brandsOrRefuse } from './start-checks';
@@ -20,17 +20,18 @@ function run(script: string, why: string): void {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-brandsOrRefuse(root);
-let webRoot: string | undefined;
+let config: ServerConfig | undefined;
 try {
   loadEnvFile();
-  webRoot = loadConfig().webRoot;
+  config = loadConfig();
 } catch (error) {
   // The compiled start reports configuration errors; building changes nothing about them.
   if (!(error instanceof ConfigError)) throw error;
 }
+const brandsDir = config?.brandsDir ?? join(root, 'brands');
+brandsOrRefuse(root, brandsDir);
 // npm run build writes dist/web; a WEB_ROOT elsewhere is a deployed build, only checked for its pages.
-const stale = webRoot && resolve(webRoot) === join(root, 'dist', 'web') ? buildStaleness(root, webRoot) : undefined;
+const stale = config && resolve(config.webRoot) === join(root, 'dist', 'web') ? buildStaleness(root, config.webRoot, brandsDir) : undefined;
 if (stale) run('build', stale);
 else {
   const serverStale = serverBuildStaleness(root);

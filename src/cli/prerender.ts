@@ -114,8 +114,8 @@ export async function prerenderAll({ webRoot, ssrEntry }: Options): Promise<stri
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const webRoot = resolve(process.env.WEB_ROOT ?? 'dist/web');
-  const ssrEntry = resolve(process.env.SSR_ENTRY ?? 'dist/web/ssr/entry-server.js');
+  const webRoot = resolve(process.env.WEB_ROOT?.trim() || 'dist/web');
+  const ssrEntry = resolve(process.env.SSR_ENTRY ?? join(webRoot, 'ssr', 'entry-server.js'));
   prerenderAll({ webRoot, ssrEntry }).then(
     (files) => console.log(`prerendered ${files.length} pages into ${join(webRoot, 'pages')}`),
     (err: unknown) => {

@@ -7,10 +7,10 @@ export function refuse(lines: string[]): never {
   process.exit(1);
 }
 
-/** The brands, or a refusal with npm run validate's own messages. */
-export function brandsOrRefuse(root: string): Brand[] {
+/** The brands in brandsDir (the server's BRANDS_DIR), or a refusal with npm run validate's own messages. */
+export function brandsOrRefuse(root: string, brandsDir: string): Brand[] {
   try {
-    return checkedBrands(root).brands;
+    return checkedBrands(root, brandsDir).brands;
   } catch (error) {
     if (!(error instanceof BrandCheckError)) throw error;
     refuse(['npm start will not serve the portal: npm run validate finds these problems.', '', ...error.lines, '', 'Fix them, then run npm start again.']);

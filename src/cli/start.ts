@@ -14,7 +14,7 @@ import { brandsOrRefuse, refuse } from './start-checks';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 await main((config) => {
-  const brands = brandsOrRefuse(root);
+  const brands = brandsOrRefuse(root, config.brandsDir);
   const missing = unbuiltPages(brands, config.webRoot);
   if (missing.length > 0) {
     refuse([`The build in ${config.webRoot} has no page for ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}, though the brand file exists. Run npm run build, then npm start.`]);

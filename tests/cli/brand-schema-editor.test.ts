@@ -1,7 +1,7 @@
 /**
  * What a brand author sees in VS Code: its JSON language service, driven by
  * the brand file's own "$schema", over real brand files (hover texts,
- * underlined mistakes, the new-file skeleton).
+ * underlined mistakes, the new-file skeleton): the spec's brand files (tests/fixtures/brands/spec).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getLanguageService } from 'vscode-json-languageservice';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { describe, expect, it } from 'vitest';
+import { SPEC_BRANDS_DIR } from '../support/brand-folders';
 import { repoRoot } from './project-copy';
 
 const service = getLanguageService({
@@ -17,8 +18,8 @@ const service = getLanguageService({
 });
 
 async function open(brandFile: string, edit: (text: string) => string = (t) => t) {
-  const text = edit(await readFile(join(repoRoot, 'brands', brandFile), 'utf8'));
-  const document = TextDocument.create(pathToFileURL(join(repoRoot, 'brands', brandFile)).href, 'json', 1, text);
+  const text = edit(await readFile(join(SPEC_BRANDS_DIR, brandFile), 'utf8'));
+  const document = TextDocument.create(pathToFileURL(join(SPEC_BRANDS_DIR, brandFile)).href, 'json', 1, text);
   return { text, document, json: service.parseJSONDocument(document) };
 }
 

@@ -2,16 +2,16 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installSpecBrands } from '../support/brand-folders';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fixturesDir = join(repoRoot, 'tests/fixtures/brands');
 
-/** What validate reads, copied to a temp folder that a test may break. */
+/** What validate reads, the spec's brands and the project's schemas, copied to a temp folder that a test may break. */
 export function copyProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'validate-'));
-  for (const part of ['brands', 'schemas']) {
-    cpSync(join(repoRoot, part), join(dir, part), { recursive: true });
-  }
+  cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
+  installSpecBrands(dir);
   return dir;
 }
 

@@ -5,9 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runValidate, validateProject } from '../../src/cli/validate';
 import { copyProject, editJson, fixturesDir, removeProject, repoRoot } from './project-copy';
 
-describe('validateProject on the real project', () => {
+describe('validateProject on the project (the spec\'s brands, the real schemas and texts)', () => {
+  let root: string;
+  beforeEach(() => {
+    root = copyProject();
+  });
+  afterEach(() => removeProject(root));
+
   it('finds no problems in the six brands, the form schemas and the texts', () => {
-    const report = validateProject(repoRoot);
+    const report = validateProject(root);
     expect(report.problems).toEqual([]);
     expect(report.brandCount).toBeGreaterThanOrEqual(6);
     // The spec's two forms; a form added as data is no problem either.
@@ -145,10 +151,15 @@ describe('validateProject on a broken copy', () => {
 });
 
 describe('runValidate output', () => {
-  it('prints a one-line OK summary and returns 0 on the real project', () => {
-    const lines: string[] = [];
-    expect(runValidate(['--root', repoRoot], (l) => lines.push(l))).toBe(0);
-    expect(lines).toEqual([expect.stringMatching(/^OK: \d+ brand files/)]);
+  it('prints a one-line OK summary and returns 0 on the project', () => {
+    const root = copyProject();
+    try {
+      const lines: string[] = [];
+      expect(runValidate(['--root', root], (l) => lines.push(l))).toBe(0);
+      expect(lines).toEqual([expect.stringMatching(/^OK: \d+ brand files/)]);
+    } finally {
+      removeProject(root);
+    }
   });
 });
 

@@ -1,14 +1,15 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { brandPath, brandPaths, indexBrands, matchBrandRoute as match, pageTitle } from '../../src/core/brands';
 import { DEFAULT_LOCALES } from '../../src/core/locale';
 import type { Brand } from '../../src/core/types';
+import { SPEC_BRANDS_DIR } from '../support/brand-folders';
 
-// Read like the CLI does (core itself never touches the file system).
-const brandsDir = new URL('../../brands/', import.meta.url);
-const brandList = readdirSync(brandsDir)
+// The spec's brands, read like the CLI does (core itself never touches the file system).
+const brandList = readdirSync(SPEC_BRANDS_DIR)
   .filter((f) => f.endsWith('.json'))
-  .map((f) => JSON.parse(readFileSync(new URL(f, brandsDir), 'utf8')) as Brand);
+  .map((f) => JSON.parse(readFileSync(join(SPEC_BRANDS_DIR, f), 'utf8')) as Brand);
 const brands = indexBrands(brandList);
 const SIX = ['kuppersbusch', 'teka', 'ilve', 'hanant', 'airodesign', 'fratelli'];
 const COUNTRIES = ['be', 'fr', 'nl', 'lu'];

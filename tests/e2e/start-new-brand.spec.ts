@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port';
-import { WEB_ROOT } from './support/paths';
+import { SPEC_BUILD } from './support/paths';
 import { copyWholeProject, exitOf, runNpm, waitForUrl } from './support/project-copy';
 
 describe('npm start after adding a brand without a build', () => {
@@ -19,8 +19,8 @@ describe('npm start after adding a brand without a build', () => {
   beforeAll(() => {
     project = copyWholeProject();
     dataDir = mkdtempSync(join(tmpdir(), 'portal-start-'));
-    // The build of the project as it was before the brand was added.
-    cpSync(process.env.E2E_WEB_ROOT ?? WEB_ROOT, join(project.dir, 'dist/web'), { recursive: true });
+    // The build of the project (the spec's brands) as it was before the brand was added.
+    cpSync(process.env.E2E_WEB_ROOT ?? SPEC_BUILD.webRoot, join(project.dir, 'dist/web'), { recursive: true });
     const made = runNpm(project.dir, ['run', 'brand', '--', 'new', 'acme', '--like', 'teka']);
     return exitOf(made).then((status) => {
       expect(status, made.output()).toBe(0);

@@ -17,7 +17,7 @@ import { addBrandLike, addGermanFor, addGermanyFor, addOutdoorForm, addPurchaseP
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { selfSignedCert } from '../support/tls-cert';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { BRANDS } from '../support/brands-with';
+import { SPEC_BRANDS_DIR } from '../support/brand-folders';
 import { extendedRequest, jpegWithGps, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from './helpers';
 
 let root: string;
@@ -29,7 +29,7 @@ let tls: ReturnType<typeof selfSignedCert>;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'forms-as-data-'));
   cpSync(join(import.meta.dirname, '../../schemas'), join(root, 'schemas'), { recursive: true });
-  cpSync(BRANDS, join(root, 'brands'), { recursive: true });
+  cpSync(SPEC_BRANDS_DIR, join(root, 'brands'), { recursive: true });
   tls = selfSignedCert();
   smtp = await startSmtpSink();
   const secret = newWebhookSecret();

@@ -8,6 +8,7 @@ import { loadConfig, type ServerConfig } from '../../src/server/config';
 import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 import { makeWebRoot } from '../support/web-root';
 import { backendEnv } from '../support/backend';
+import { SPEC_BRANDS_DIR } from '../support/brand-folders';
 import { simpleRequest } from '../fixtures/requests';
 import { freePort } from '../support/free-port';
 
@@ -31,7 +32,7 @@ export function testConfig(root: string, env: Record<string, string> = {}, webFi
   return loadConfig({
     DATA_DIR: join(root, 'data'),
     WEB_ROOT: webRoot,
-    BRANDS_DIR: join(process.cwd(), 'brands'),
+    BRANDS_DIR: SPEC_BRANDS_DIR,
     RATE_LIMIT_UPLOADS: '100000',
     RATE_LIMIT_SUBMITS: '100000',
     RATE_LIMIT_FORM_POSTS: '100000',

@@ -2,11 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Brand, ServiceDesk } from '../../src/core/types';
+import { SPEC_BRANDS_DIR as BRANDS } from './brand-folders';
 
-/** The brand files the tests serve. */
-export const BRANDS = join(import.meta.dirname, '../../brands');
-
-/** A copy of brands/*.json in a temp folder, with some brands' service desks changed (e.g. to add a webhook). */
+/** A copy of the spec's brand files in a temp folder, with some brands' service desks changed (e.g. to add a webhook). */
 export function brandsWith(desks: Record<string, Partial<ServiceDesk>>): string {
   const dir = mkdtempSync(join(tmpdir(), 'brands-'));
   for (const file of readdirSync(BRANDS).filter((f) => f.endsWith('.json'))) {

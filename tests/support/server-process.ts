@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SPEC_BRANDS_DIR } from './brand-folders';
 import { makeWebRoot } from './web-root';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -24,7 +25,7 @@ export const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).
 
 /**
  * The real intake server (src/server/server.ts) as its own process on `port`, started in `cwd` (the
- * project's folder unless given); a stand-in for dist/web unless `env` names one.
+ * project's folder unless given); a stand-in for dist/web and the spec's brands unless `env` names others.
  */
 export async function spawnServer(port: number, env: Record<string, string>, { cwd = ROOT }: { cwd?: string } = {}): Promise<ServerProcess> {
   let output = '';
@@ -37,6 +38,7 @@ export async function spawnServer(port: number, env: Record<string, string>, { c
       LOG_LEVEL: 'warn',
       MIN_FREE_DISK_MB: '0',
       WEB_ROOT: makeWebRoot(mkdtempSync(join(tmpdir(), 'web-root-'))),
+      BRANDS_DIR: SPEC_BRANDS_DIR,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

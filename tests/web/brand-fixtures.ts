@@ -3,7 +3,7 @@ import type { Brand, Locale } from '../../src/core/types';
 import fr from '../../schemas/i18n/fr.json';
 import nl from '../../schemas/i18n/nl.json';
 
-/** The six brand files as the page loads them (import.meta.glob in src/web/app/brands.ts), loaded up front. */
+/** The spec's six brand files (tests/fixtures/brands/spec: vitest.config.ts) as the page loads them (import.meta.glob in src/web/app/brands.ts), loaded up front. */
 export const BRANDS: Brand[] = (await Promise.all([...brandRoutes.keys()].map(loadBrand))).sort((a, b) => a.id.localeCompare(b.id));
 const brands = new Map(BRANDS.map((b) => [b.id, b]));
 export const TEXTS: Record<Locale, typeof fr> = { nl, fr };

@@ -1,6 +1,5 @@
 import { join, sep } from 'node:path';
 import type { Plugin, ViteDevServer } from 'vite';
-import { BRAND_LAYOUT } from '../validate/brand-project.ts';
 import { BrandCheckError, brandProblemLines } from '../checked-brands.ts';
 
 const VIRTUAL_MODULES = ['\0virtual:brand-themes.css', '\0virtual:brand-routes'];
@@ -10,9 +9,9 @@ const VIRTUAL_MODULES = ['\0virtual:brand-themes.css', '\0virtual:brand-routes']
  * validate's own message in Vite's error overlay (not a white page and a
  * stack trace in the terminal), and the page reloads once it is fixed.
  */
-export function brandCheckOverlay(root: string): Plugin {
-  const brandsDir = join(root, BRAND_LAYOUT.brandsDir) + sep;
-  const watched = [brandsDir, join(root, 'schemas') + sep];
+export function brandCheckOverlay(root: string, brandsDir: string): Plugin {
+  const folder = brandsDir + sep;
+  const watched = [folder, join(root, 'schemas') + sep];
   let broken = false;
 
   const recheck = (server: ViteDevServer, file: string, event: string) => {
@@ -22,7 +21,7 @@ export function brandCheckOverlay(root: string): Plugin {
       const module = graph.getModuleById(id);
       if (module) graph.invalidateModule(module);
     }
-    const lines = brandProblemLines(root);
+    const lines = brandProblemLines(root, brandsDir);
     if (lines.length > 0) {
       broken = true;
       server.ws.send({ type: 'error', err: { message: new BrandCheckError(lines).message, stack: '', plugin: 'repair-portal:brand-check' } });
@@ -39,8 +38,8 @@ export function brandCheckOverlay(root: string): Plugin {
     // Before vite:json, whose "Failed to parse JSON file" would say less than validate does.
     enforce: 'pre',
     transform(_code, id) {
-      if (!id.startsWith(brandsDir) || !id.endsWith('.json')) return undefined;
-      const lines = brandProblemLines(root);
+      if (!id.startsWith(folder) || !id.endsWith('.json')) return undefined;
+      const lines = brandProblemLines(root, brandsDir);
       if (lines.length > 0) throw new BrandCheckError(lines);
       return undefined;
     },

@@ -1,18 +1,18 @@
-import { join, sep } from 'node:path';
+import { sep } from 'node:path';
 import type { Plugin } from 'vite';
 import type { Brand } from '../../core/types.ts';
 import { brandThemeCss } from '../../web/app/brand-theme-css.ts';
 import { checkedBrands } from '../checked-brands.ts';
 
 /** A virtual module generated from the checked brand files; it rebuilds when one changes. */
-function brandModule(name: string, id: string, generate: (brands: Brand[]) => string, root: string): Plugin {
+function brandModule(name: string, id: string, generate: (brands: Brand[]) => string, root: string, brandsDir: string): Plugin {
   const resolved = `\0${id}`;
   return {
     name,
     resolveId: (source) => (source === id ? resolved : undefined),
     load(loadId) {
       if (loadId !== resolved) return undefined;
-      const { files, brands } = checkedBrands(root);
+      const { files, brands } = checkedBrands(root, brandsDir);
       for (const file of files) this.addWatchFile(file);
       return generate(brands);
     },
@@ -24,19 +24,20 @@ function brandModule(name: string, id: string, generate: (brands: Brand[]) => st
  * on `.brand-page--<id>`. A stylesheet rather than style attributes, so
  * prerendered pages pass the CSP (style-src 'self').
  */
-export const brandThemes = (root: string): Plugin =>
-  brandModule('repair-portal:brand-themes', 'virtual:brand-themes.css', brandThemeCss, root);
+export const brandThemes = (root: string, brandsDir: string): Plugin =>
+  brandModule('repair-portal:brand-themes', 'virtual:brand-themes.css', brandThemeCss, root, brandsDir);
 
 /**
  * `virtual:brand-routes`: each brand's id, countries and languages, so the
  * page matches routes (and 404s the rest) without downloading every brand file.
  */
-export const brandRoutes = (root: string): Plugin =>
+export const brandRoutes = (root: string, brandsDir: string): Plugin =>
   brandModule(
     'repair-portal:brand-routes',
     'virtual:brand-routes',
     (brands) => `export default ${JSON.stringify(brands.map(({ id, countries, locales }) => ({ id, countries, locales })))};`,
     root,
+    brandsDir,
   );
 
 /**
@@ -48,8 +49,8 @@ export const brandRoutes = (root: string): Plugin =>
 const PAGE_FIELDS = ['id', 'name', 'variant', 'countries', 'locales', 'logo', 'favicon', 'header', 'footer', 'privacyPolicy', 'brandField'] as const satisfies readonly (keyof Brand)[];
 
 /** The page gets brand files with only the fields it renders (PAGE_FIELDS). */
-export function brandFilesForThePage(root: string): Plugin {
-  const brandsDir = join(root, 'brands') + sep;
+export function brandFilesForThePage(brandsDir: string): Plugin {
+  const folder = brandsDir + sep;
   let fields: readonly string[] = PAGE_FIELDS;
   return {
     name: 'repair-portal:brand-files-for-the-page',
@@ -60,7 +61,7 @@ export function brandFilesForThePage(root: string): Plugin {
     // Before Vite's JSON plugin turns the file into a module.
     enforce: 'pre',
     transform(code, id) {
-      if (!id.startsWith(brandsDir) || !id.endsWith('.json')) return undefined;
+      if (!id.startsWith(folder) || !id.endsWith('.json')) return undefined;
       const brand = JSON.parse(code) as Record<string, unknown>;
       return { code: JSON.stringify(Object.fromEntries(fields.filter((k) => k in brand).map((k) => [k, brand[k]]))), map: null };
     },

@@ -2,14 +2,16 @@ import type { Brand } from '../../core/types';
 import routeFacts, { type BrandRouteFacts } from 'virtual:brand-routes';
 import { lazyCache } from '../lib/lazy-cache';
 
-// Every brands/*.json becomes a route at build time (adding a brand is data only),
+// Every brand file becomes a route at build time (adding a brand is data only),
 // each in its own chunk: a page downloads its own brand, however many there are.
-const brandFiles = import.meta.glob<Brand>('/brands/*.json', { import: 'default' });
-const assetUrls = import.meta.glob<string>('/brands/assets/*', { eager: true, query: '?url', import: 'default' });
+// @brands is the folder the build takes brands from: brands/, or BRANDS_DIR (vite.config.ts).
+// Keys are the files' paths from the project folder ('/brands/teka.json').
+const brandFiles = import.meta.glob<Brand>('@brands/*.json', { import: 'default' });
+const assetUrls = import.meta.glob<string>('@brands/assets/*', { eager: true, query: '?url', import: 'default' });
 
 /** Brand id (the file name; `npm run validate` checks it equals the id inside) → its loader. */
 export const brandLoaders: ReadonlyMap<string, () => Promise<Brand>> = new Map(
-  Object.entries(brandFiles).map(([path, load]) => [path.slice('/brands/'.length, -'.json'.length), load]),
+  Object.entries(brandFiles).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1, -'.json'.length), load]),
 );
 
 /** Each brand's id and countries, for route matching before any brand file is loaded (virtual:brand-routes). */
@@ -23,10 +25,15 @@ const cache = lazyCache<Brand>((id) => {
 
 export const loadBrand = (id: string): Promise<Brand> => cache.load(id);
 
-/** Source module of a brand file, as the build manifest names it (for preloading). */
-export const brandModule = (id: string): string => `brands/${id}.json`;
+/** Source module of a brand file, as the build manifest names it (for preloading): 'brands/teka.json'. */
+export function brandModule(id: string): string {
+  const path = Object.keys(brandFiles).find((p) => p.endsWith(`/${id}.json`));
+  if (!path) throw new Error(`unknown brand ${id}`);
+  return path.replace(/^\//, '');
+}
 
 /** Built URL of a brand asset named in a brand file (e.g. "assets/teka-logo.svg"). */
 export function assetUrl(path: string): string {
-  return assetUrls[`/brands/${path}`] ?? '';
+  for (const key in assetUrls) if (key.endsWith(`/${path}`)) return assetUrls[key];
+  return '';
 }

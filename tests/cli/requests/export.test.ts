@@ -78,7 +78,7 @@ function spreadsheet(file: string, delimiter = ';'): { header: string[]; rows: R
 /** The row of a request: its reference is the first column, whatever the language calls it. */
 const rowOf = (rows: Record<string, string>[], reference: string) => rows.find((r) => Object.values(r)[0] === reference)!;
 
-describe('npm run requests -- export --out FILE', () => {
+describe('npm run requests -- export --out FILE', { timeout: 60_000 }, () => {
   it('writes a CSV a Dutch spreadsheet opens as typed: BOM, ";", headers in Dutch, times with the offset, formulas defused', async () => {
     const file = join(folder, 'aanvragen.csv');
     const run = await exportTo(file);
@@ -135,7 +135,7 @@ describe('npm run requests -- export --out FILE', () => {
   });
 });
 
-describe('npm run requests -- export (other forms)', () => {
+describe('npm run requests -- export (other forms)', { timeout: 60_000 }, () => {
   it('writes stored requests as JSON lines with --format jsonl, times in UTC', async () => {
     const run = await requests(['export', '--format', 'jsonl'], { env: storeEnv(server.config) });
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

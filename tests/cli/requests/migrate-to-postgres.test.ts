@@ -57,7 +57,7 @@ async function contents(sql: DatabaseProbe) {
   return { requests, photos, outbox };
 }
 
-describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- migrate-to-postgres', () => {
+describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- migrate-to-postgres', { timeout: 60_000 }, () => {
   let sqlite: TestServer;
   const keyed: { reference: string; key: string; body: Record<string, unknown> }[] = [];
   let unclaimed: string[];

@@ -28,7 +28,7 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-describe('npm run requests -- show <reference>', () => {
+describe('npm run requests -- show <reference>', { timeout: 60_000 }, () => {
   it('prints that request with its deliveries and its photos’ names, as JSON', async () => {
     const run = await requests(['show', reference], { env: storeEnv(server.config) });
     expect(run.code).toBe(0);
@@ -75,7 +75,7 @@ function expectOneLine(run: CommandRun, code: number, says: RegExp): void {
   expect(run.stderr).not.toMatch(/^\s+at |Error:|node:internal/m);
 }
 
-describe('every failure is one plain line', () => {
+describe('every failure is one plain line', { timeout: 60_000 }, () => {
   const store = () => storeEnv(server.config);
   const cases: [string, () => { args: string[]; env?: Record<string, string>; cwd?: string }, number, RegExp][] = [
     ['an unknown reference to redeliver', () => ({ args: ['redeliver', 'NO-SUCH-REF'], env: store() }), 1, /^No request with reference NO-SUCH-REF in /],

@@ -1,4 +1,4 @@
-/** Brands, texts and test data for the browser suites, read from the same files the portal is built from. */
+/** Brands, texts and test data for the browser suites, read from the same files their portal is built from (the spec's brands). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -7,14 +7,14 @@ import fr from '../../../schemas/i18n/fr.json';
 import nl from '../../../schemas/i18n/nl.json';
 import { fillText } from '../../../src/core/texts';
 import { messages } from '../../support/portal-data';
-import { ROOT } from './paths';
+import { SPEC_BUILD } from './paths';
 
 export const LOCALES: Locale[] = ['nl', 'fr'];
 
-export const BRANDS: Brand[] = readdirSync(join(ROOT, 'brands'))
+export const BRANDS: Brand[] = readdirSync(SPEC_BUILD.brandsDir)
   .filter((f) => f.endsWith('.json'))
   .sort()
-  .map((f) => JSON.parse(readFileSync(join(ROOT, 'brands', f), 'utf8')) as Brand);
+  .map((f) => JSON.parse(readFileSync(join(SPEC_BUILD.brandsDir, f), 'utf8')) as Brand);
 
 export function brandById(id: string): Brand {
   const brand = BRANDS.find((b) => b.id === id);

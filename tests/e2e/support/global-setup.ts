@@ -1,32 +1,36 @@
 /**
- * Builds the portal once before the browser suites when the build is missing
- * or older than any source it is made from, so `npm run test:e2e` always
- * tests the current code without rebuilding on every run.
+ * Builds the portal from the spec's brands (tests/fixtures/brands/spec) before
+ * the browser suites, into dist/spec-web, when that build is missing or older
+ * than any source it is made from, so `npm run test:e2e` always tests the
+ * current code without rebuilding on every run.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildStaleness } from '../../../src/cli/build-freshness';
-import { BUILD_STAMP, ROOT, WEB_ROOT } from './paths';
+import { join, relative } from 'node:path';
+import { buildStaleness, buildStamp } from '../../../src/cli/build-freshness';
+import type { PortalBuild } from '../../../vite.config';
+import { ROOT, SPEC_BUILD } from './paths';
 
-export function buildIfStale(): void {
-  if (process.env.E2E_SKIP_BUILD === '1' && existsSync(BUILD_STAMP)) return;
-  const stale = buildStaleness(ROOT, WEB_ROOT);
+/** npm run build with BRANDS_DIR and WEB_ROOT, when the build in webRoot is missing or stale (E2E_SKIP_BUILD=1: only when missing). */
+export function buildIfStale({ brandsDir, webRoot }: PortalBuild = SPEC_BUILD): void {
+  if (process.env.E2E_SKIP_BUILD === '1' && existsSync(buildStamp(webRoot))) return;
+  const stale = buildStaleness(ROOT, webRoot, brandsDir);
   if (!stale) return;
-  console.log(`[e2e] ${stale}: building the portal (npm run build)…`);
-  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  console.log(`[e2e] ${stale}: building ${relative(ROOT, webRoot)} from ${relative(ROOT, brandsDir)} (npm run build)…`);
+  const env = { ...process.env, BRANDS_DIR: brandsDir, WEB_ROOT: webRoot };
+  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit', env });
   if (result.status !== 0) throw new Error('npm run build failed: the browser suites need a built portal');
 }
 
 /**
- * A private copy of dist/web for this run: others building in the same tree
+ * A private copy of a build for this run: others building in the same tree
  * (emptyOutDir, new asset hashes) would otherwise pull the files from under
  * a running server. The servers get it as WEB_ROOT.
  */
-export function snapshotWebRoot(): { dir: string; remove(): void } {
+export function snapshotWebRoot(webRoot = SPEC_BUILD.webRoot): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'portal-web-'));
-  cpSync(WEB_ROOT, dir, { recursive: true });
+  cpSync(webRoot, dir, { recursive: true });
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

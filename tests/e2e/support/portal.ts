@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startFakePdok, type FakePdok } from './fake-pdok';
-import { ROOT, WEB_ROOT } from './paths';
+import { ROOT, SPEC_BUILD } from './paths';
 import { freePort } from '../../support/free-port';
 
 export interface Portal {
@@ -56,8 +56,9 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      // The run's private copy of dist/web (see global-setup.ts), else dist/web itself.
-      WEB_ROOT: process.env.E2E_WEB_ROOT ?? WEB_ROOT,
+      // The run's private copy of the spec's build (see global-setup.ts), else that build itself, and its brands.
+      WEB_ROOT: process.env.E2E_WEB_ROOT ?? SPEC_BUILD.webRoot,
+      BRANDS_DIR: SPEC_BUILD.brandsDir,
       ADDRESS_LOOKUP_URL: pdok.url,
       SMTP_URL: '',
       // One browser walks many pages from one address: keep the limits out of the way.

@@ -131,7 +131,7 @@ describe('service-desk mail over SMTP', { timeout: 30_000 }, () => {
   it('writes to a French desk in French, with the extended form\'s fields', async () => {
     const [image1, image2] = await twoPhotos();
     const reference = await submitted('teka', extendedRequest(image1, image2, 'nl'));
-    // brands/teka.json's desk reads Dutch; Fratelli's reads French (see brands/).
+    // The spec's Teka desk reads Dutch; Fratelli's reads French (see tests/fixtures/brands/spec/).
     const teka = await smtp.waitFor((m) => to(m).includes('servicedesk@teka.example.com') && m.subject!.includes(reference));
     expect(teka.text).toContain('Installatiedatum: 1 april 2024');
     expect(teka.text).toContain('Akkoord met het privacybeleid: Ja');

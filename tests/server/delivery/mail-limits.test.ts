@@ -32,7 +32,7 @@ async function photos(s: TestServer): Promise<[string, string]> {
   return [await uploadedName(s.url, photo, 'a.png', 'image/png'), await uploadedName(s.url, photo, 'b.png', 'image/png')];
 }
 
-describe('mails to one mailbox', () => {
+describe('mails to one mailbox', { timeout: 60_000 }, () => {
   it('are counted per real mailbox across spellings and the dealer field, and never pass the limit when sent all at once', async () => {
     server = await startTestServer({ MAILS_PER_RECIPIENT_PER_DAY: '5' });
     const s = server;
@@ -57,7 +57,7 @@ describe('mails to one mailbox', () => {
   });
 });
 
-describe("a brand's mails per hour", () => {
+describe("a brand's mails per hour", { timeout: 60_000 }, () => {
   it('stop at the cap, all mailboxes together: requests are still stored and reach the desk, the metric counts what was held back, the log says so once', async () => {
     const logs = captureLogs();
     server = await startTestServer({ MAILS_PER_BRAND_PER_HOUR: '4', METRICS_TOKEN: 'metrics-token-for-the-test' }, {}, { logger: logs.logger });

@@ -2,12 +2,12 @@ import { cleanup, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, vi } from 'vitest';
 import type { Brand, Country, Locale } from '../../../src/core/types';
-import airodesign from '../../../brands/airodesign.json';
-import fratelli from '../../../brands/fratelli.json';
-import hanant from '../../../brands/hanant.json';
-import ilve from '../../../brands/ilve.json';
-import kuppersbusch from '../../../brands/kuppersbusch.json';
-import teka from '../../../brands/teka.json';
+import airodesign from '../../fixtures/brands/spec/airodesign.json';
+import fratelli from '../../fixtures/brands/spec/fratelli.json';
+import hanant from '../../fixtures/brands/spec/hanant.json';
+import ilve from '../../fixtures/brands/spec/ilve.json';
+import kuppersbusch from '../../fixtures/brands/spec/kuppersbusch.json';
+import teka from '../../fixtures/brands/spec/teka.json';
 import { RepairForm } from '../../../src/web/form/repair-form';
 import { loadFormValidation } from '../../../src/web/form/validation';
 

@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { expect, it } from 'vitest';
 import type { Brand } from '../../../src/core/types';
-import hanant from '../../../brands/hanant.json';
-import teka from '../../../brands/teka.json';
+import hanant from '../../fixtures/brands/spec/hanant.json';
+import teka from '../../fixtures/brands/spec/teka.json';
 import { RepairForm } from '../../../src/web/form/repair-form';
 
 /** As the build prerenders: waits for the variant's validator chunk, then renders the whole form. */
