@@ -6,8 +6,8 @@ import { usePattern } from 'ajv/dist/vocabularies/code.js';
 /**
  * `"filled": true` on a required text: the answer must say something, so
  * it needs a letter or a digit in some script. Blank, punctuation or emoji
- * alone count as missing, reported with the required message (messages.json
- * maps `filled` to it).
+ * alone count as missing, reported with the required message (the language files' validation tables
+ * map `filled` to it).
  */
 export const filledKeyword: CodeKeywordDefinition = {
   keyword: 'filled',
