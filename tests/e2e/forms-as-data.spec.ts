@@ -7,7 +7,7 @@
  * and each usual mistake in such a change, which validate names in one line and which stops the build.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -163,6 +163,8 @@ describe('forms, fields, languages and countries changed as data only', () => {
 
   async function deskMails() {
     const outbox = join(dataDir, 'outbox');
+    // The outbox folder appears with the first mail the server writes; until then there is none.
+    if (!existsSync(outbox)) return [];
     const files = readdirSync(outbox).filter((f) => f.endsWith('-desk.eml'));
     return Promise.all(files.map((f) => simpleParser(readFileSync(join(outbox, f)))));
   }
