@@ -15,7 +15,7 @@ import type { Storage } from '../server/storage/port';
 import { CommandError, runCommand } from './requests/command-error';
 import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
 import { eraseReport } from './requests/erase-report';
-import { exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
+import { EXPORT_FORMATS, exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { showRequest, showSubject } from './requests/show';
 import { openStaffStore, staffPortalData, storeConfig, type StaffConfig } from './requests/staff-store';
@@ -23,7 +23,7 @@ import { openStaffStore, staffPortalData, storeConfig, type StaffConfig } from '
 /** Each command's form and the options it takes. */
 const COMMANDS: Record<string, { usage: string; options: string[]; positionals: [min: number, max: number] }> = {
   export: {
-    usage: "export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr|…] [--separator ';'|',']",
+    usage: "export [--out FILE [--force]] [--format xlsx|csv|jsonl] [--language nl|fr|…] [--separator ';'|',']",
     options: ['out', 'force', 'format', 'language', 'separator'],
     positionals: [0, 0],
   },
@@ -35,9 +35,11 @@ const COMMANDS: Record<string, { usage: string; options: string[]; positionals: 
 };
 
 const HELP = `usage: npm run requests -- <command>
-  export [--out FILE [--force]] [--format csv|jsonl] [--language nl|fr|…] [--separator ';'|',']
-                                  every stored request: CSV for a spreadsheet (the default: UTF-8 with BOM, ';', headers
-                                  in Dutch or another language of schemas/i18n, times in the portal's time zone) or JSON lines; --out writes FILE
+  export [--out FILE [--force]] [--format xlsx|csv|jsonl] [--language nl|fr|…] [--separator ';'|',']
+                                  every stored request: a workbook for Excel and LibreOffice (xlsx: every number as typed),
+                                  CSV (UTF-8 with BOM, ';') or JSON lines; headers and words in Dutch or another language
+                                  of schemas/i18n, times in the portal's time zone; --out writes FILE, in the format its
+                                  name ends in (.xlsx, .csv, .jsonl), else CSV
   show <reference>                that request with its deliveries and its photos' names, as JSON (times in the portal's time zone);
                                   the reference in any case, with or without spaces and dashes (k7qm 4xrt 9p)
   show --email <address>          everything held about one person (subject-access request), as JSON
@@ -90,9 +92,19 @@ function parse(args: string[]): { command: string; operand: string | undefined; 
   return { command, operand: operands[0], values };
 }
 
+/** The format a file's name asks for (aanvragen.xlsx), if it is one the export writes. */
+function formatOfName(out: string | undefined): string | undefined {
+  const ending = /\.([a-z]+)$/i.exec(out ?? '')?.[1].toLowerCase();
+  return EXPORT_FORMATS.find((format) => format === ending);
+}
+
+const isExportFormat = (format: string): format is ExportOptions['format'] => (EXPORT_FORMATS as readonly string[]).includes(format);
+
 function exportOptions(values: Values, data: PortalData): Omit<ExportOptions, 'timeZone'> {
-  const { format = 'csv', language = FALLBACK_LOCALE, separator = ';', out, force = false } = values;
-  if (format !== 'csv' && format !== 'jsonl') throw misused(`--format must be csv or jsonl, not "${format}"`, 'export');
+  const { out, format = formatOfName(out) ?? 'csv', language = FALLBACK_LOCALE, separator = ';', force = false } = values;
+  if (!isExportFormat(format)) throw misused(`--format must be ${EXPORT_FORMATS.join(', ')}, not "${format}"`, 'export');
+  // A workbook is a zip file: nothing for a terminal or a pipe into a text tool.
+  if (format === 'xlsx' && !out) throw misused('xlsx is written to a file: add --out FILE', 'export');
   if (!data.languages.has(language)) throw misused(`--language must be ${[...data.languages.keys()].join(', ')}, not "${language}"`, 'export');
   // Semicolon for Dutch and French spreadsheets (decimal comma); comma for most others.
   if (separator !== ';' && separator !== ',') throw misused(`--separator must be ';' or ',', not "${separator}"`, 'export');

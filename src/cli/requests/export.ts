@@ -2,16 +2,19 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, linkSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
+import { findText } from '../../core/texts';
 import type { Locale } from '../../core/types';
 import type { PortalData } from '../../server/portal-data';
 import type { Storage } from '../../server/storage/port';
 import { CommandError } from './command-error';
-import { csvHeader, csvLine, exportColumns, exportRecord } from './export-rows';
+import { csvLine, exportColumns, exportRecord, sheetHeader, sheetRow, type SheetCell } from './export-rows';
 import { timeWithOffset } from './time-with-offset';
 
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'jsonl'] as const;
+
 export interface ExportOptions {
-  format: 'csv' | 'jsonl';
-  /** CSV: the language of the headers, and the cell separator. */
+  format: (typeof EXPORT_FORMATS)[number];
+  /** CSV and workbook: the staff's language (headers, words); CSV: the cell separator. */
   language: Locale;
   separator: string;
   /** The forms (the columns) and the languages (their headers). */
@@ -37,10 +40,10 @@ export function refuseOverwrite({ out, force }: Pick<ExportOptions, 'out' | 'for
 }
 
 /**
- * `export`: every stored request, as CSV for a spreadsheet (UTF-8 with BOM,
- * CRLF, headers in the staff's language, times in the portal's time zone
- * with the offset) or as JSON lines (times in UTC). A file is written under a
- * temporary name and put in place only once complete.
+ * `export`: every stored request, for the staff as a workbook (.xlsx: text cells, numbers as typed)
+ * or a CSV (UTF-8 with BOM, CRLF), both with headers and words in the staff's language and times
+ * in the portal's time zone with the offset; or for scripts as JSON lines (as stored, times in UTC).
+ * A file is written under a temporary name and put in place only once complete.
  */
 export async function exportRequests(storage: Storage, options: ExportOptions): Promise<void> {
   const target = options.out ? await partialFile(options.out) : undefined;
@@ -64,17 +67,29 @@ async function writeRequests(storage: Storage, out: Writable, { format, separato
   };
   const localTime = timeWithOffset(timeZone);
   const utc = (ms: number) => new Date(ms).toISOString();
-  if (format === 'csv') await write(`${BOM}${csvHeader(columns, data.forms.values(), { languages: data.languages, language }, separator)}`);
+  const words = { languages: data.languages, language };
+  // The workbook is written whole at the end (a zip of XML); its rows are gathered meanwhile.
+  const sheet: SheetCell[][] = [];
+  const header = sheetHeader(columns, data.forms.values(), words);
+  if (format === 'csv') await write(`${BOM}${csvLine(header, separator)}`);
   let count = 0;
   for (let after = 0; ; ) {
     const rows = await storage.requestsAfter(after, PAGE);
     for (const row of rows) {
-      await write(format === 'csv' ? csvLine(columns, exportRecord(row, localTime), separator) : JSON.stringify(exportRecord(row, utc)));
+      const cells = () => sheetRow(columns, row, data.forms.get(row.variant), words, localTime);
+      if (format === 'xlsx') sheet.push(cells());
+      else await write(format === 'csv' ? csvLine(cells(), separator) : JSON.stringify(exportRecord(row, utc)));
     }
     count += rows.length;
-    if (rows.length < PAGE) return count;
+    if (rows.length < PAGE) break;
     after = rows[rows.length - 1].id;
   }
+  if (format === 'xlsx') {
+    // Loaded only for a workbook: the other commands start without it.
+    const { xlsxWorkbook } = await import('./export-xlsx');
+    if (!out.write(await xlsxWorkbook(findText(data.languages, language, 'export.sheet') ?? 'Requests', header, sheet))) await once(out, 'drain');
+  }
+  return count;
 }
 
 /** A file beside `path` that becomes `path` when finished, or goes away. Personal data: owner only. */

@@ -89,7 +89,7 @@ describe('npm run requests -- export --out FILE', { timeout: 60_000 }, () => {
     expect(header).toEqual(DUTCH_HEADERS);
     expect(rows).toHaveLength(2);
     const person = rowOf(rows, stored.person.reference);
-    expect(person).toMatchObject({ Naam: 'Zoë Dupré-Müller', Plaats: 'Liège', Merkpagina: 'ilve', Formulier: 'simple', 'Taal van de pagina': 'nl' });
+    expect(person).toMatchObject({ Naam: 'Zoë Dupré-Müller', Plaats: 'Liège', Merkpagina: 'ilve', Formulier: 'Eenvoudig formulier', 'Taal van de pagina': 'Nederlands' });
     // One cell, both lines and the semicolon in it, as the customer wrote them.
     expect(person.Klachtomschrijving).toBe(PERSON.description);
     // Text a spreadsheet shows as text, never a formula it would run.

@@ -172,6 +172,27 @@ describe('references, languages and times in mails', { timeout: 30_000 }, () => 
     }
   });
 
+  it("tell the desk the customer's language, for the simple form as for the extended one", async () => {
+    // A French-speaking customer of Ilve (simple form, no language field) on its Dutch desk; one of Teka (extended).
+    const [i1, i2] = await twoPhotos();
+    const simple = await submitted('ilve', { ...simpleRequest(i1, i2), client_email: 'fr-simple@example.com' }, { 'X-Portal-Locale': 'fr' });
+    const [t1, t2] = await twoPhotos();
+    const extended = await submitted('teka', { ...extendedRequest(t1, t2, 'fr'), client_email: 'fr-extended@example.com' });
+    // And a Dutch-speaking customer of Fratelli, whose desk reads French.
+    const [f1, f2] = await twoPhotos();
+    const dutch = await submitted('fratelli', { ...simpleRequest(f1, f2), brand: 'Fratelli', client_email: 'nl-simple@example.com' }, { 'X-Portal-Locale': 'nl' });
+
+    const ilveDesk = await smtp.waitFor((m) => to(m).includes('servicedesk@ilve.example.com') && m.subject!.includes(simple));
+    const tekaDesk = await smtp.waitFor((m) => to(m).includes('servicedesk@teka.example.com') && m.subject!.includes(extended));
+    const fratelliDesk = await smtp.waitFor((m) => to(m).includes('servicedesk@fratelli.example.com') && m.subject!.includes(dutch));
+    const lines = (mail: ParsedMail) => (mail.text ?? '').split('\n');
+    // The same words for both forms: the extended form's field, the simple form's page language.
+    expect(lines(tekaDesk)).toContain('Taal van de klant: Frans');
+    expect(lines(ilveDesk)).toContain('Taal van de klant: Frans');
+    expect(lines(fratelliDesk)).toContain('Langue du client: néerlandais');
+    for (const mail of [ilveDesk, tekaDesk, fratelliDesk]) expect(mail.text!.match(/Taal van de klant|Langue du client/g)).toHaveLength(1);
+  });
+
   it('follow PORTAL_TIME_ZONE', async () => {
     // Kolkata keeps +05:30 all year: the expected clock does not depend on the season the test runs in.
     const kolkata = await startTestServer({ SMTP_URL: smtp.url, MAIL_FROM: 'service@portal.example.com', PORTAL_TIME_ZONE: 'Asia/Kolkata' });

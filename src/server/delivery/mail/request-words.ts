@@ -37,19 +37,29 @@ export function photoFileName(reference: string, field: string, stored: string, 
   return `${reference}-${findText(words.languages, words.language, `mail.desk.photoNames.${field}`) ?? field}${extname(stored)}`;
 }
 
-/** A value as the desk reads it: country and language names, yes/no, dates written out, photos by their attachment name. */
-export function shownValue(model: FormModel, field: string, request: RepairRequest, reference: string, words: RequestWords): string {
+/**
+ * A value in people's words (the desk's mail, the staff's export): country and language names, yes/no,
+ * dates written out, a photo by its attachment name; undefined when not given.
+ */
+export function requestValue(model: FormModel, field: string, request: RepairRequest, reference: string, words: RequestWords): string | undefined {
   const { languages, language } = words;
   const value = request[field];
-  const said = (key: string) => findText(languages, language, `mail.desk.${key}`) ?? key;
-  if (value === undefined || value === null || value === '') return said('empty');
+  if (value === undefined || value === null || value === '') return undefined;
   const role = model.schema.properties[field]?.role;
   if (role === 'country') return findText(languages, language, `countries.${String(value)}`) ?? String(value);
   if (role === 'language') return languageName(String(value), words);
-  if (typeof value === 'boolean') return said(value ? 'yes' : 'no');
+  if (typeof value === 'boolean') return findText(languages, language, `mail.desk.${value ? 'yes' : 'no'}`) ?? String(value);
   if (role === 'date-text') return dateTextForPeople(String(value), intlLocale(words));
-  if (Object.hasOwn(model.aliases, field)) return `${photoFileName(reference, field, String(value), words)} (${said('attached')})`;
+  if (Object.hasOwn(model.aliases, field)) return photoFileName(reference, field, String(value), words);
   return String(value);
+}
+
+/** A value as the desk's mail shows it: in words, a photo marked as attached, a missing value said so. */
+export function shownValue(model: FormModel, field: string, request: RepairRequest, reference: string, words: RequestWords): string {
+  const said = (key: string) => findText(words.languages, words.language, `mail.desk.${key}`) ?? key;
+  const value = requestValue(model, field, request, reference, words);
+  if (value === undefined) return said('empty');
+  return Object.hasOwn(model.aliases, field) ? `${value} (${said('attached')})` : value;
 }
 
 /** The Intl locale the language writes dates in (its file's `language.intl`, e.g. nl-BE), else its code. */
