@@ -13,6 +13,14 @@ export function brandPath(brandId: string, locale: Locale, country: Country): st
   return `/${brandId}/${locale}/${country}`;
 }
 
+/** The query of the confirmation's "new request" link: the page forgets the request sent (server and tab alike). */
+export const NEW_REQUEST_QUERY = 'new';
+
+/** The brand page asked for a new request: where the confirmation's link leads. */
+export function newRequestPath(brandId: string, locale: Locale, country: Country): string {
+  return `${brandPath(brandId, locale, country)}?${NEW_REQUEST_QUERY}`;
+}
+
 /** What route matching needs of a brand: the countries and languages its file lists. */
 export interface BrandPages {
   countries: readonly Country[];

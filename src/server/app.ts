@@ -178,6 +178,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
       const request = await sent.confirmed(req, route.brand.id);
       return request ? seeded.confirmation(route, request) : undefined;
     },
+    forgetConfirmation: (req, reply, route) => sent.forget(req, reply, route.brand.id),
     submissionKey: (req, reply) => keys.issue(req, reply),
   });
   return app;

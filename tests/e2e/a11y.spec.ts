@@ -43,6 +43,7 @@ describe('axe', () => {
           await page.click(SUBMIT);
           await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT[locale]);
           expect(await page.textContent('main')).toContain('K7QM-4XRT-9P');
+          expect(await page.getByRole('link', { name: TEXTS[locale].success.newRequest }).count(), 'the way to a new request').toBe(1);
           expect(await violations(page), 'success').toEqual([]);
         } finally {
           await context.close();

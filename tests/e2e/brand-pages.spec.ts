@@ -147,6 +147,37 @@ describe('404', () => {
       }
     });
   }
+
+  it.each([
+    ['with scripts', true],
+    ['without scripts', false],
+  ])('offers a way back, %s: every brand’s repair form, in Dutch and in French; the spec’s texts stay as they are', async (_how, javaScriptEnabled) => {
+    const { context, page } = await openPage(suite.browser, { javaScriptEnabled });
+    try {
+      await page.goto(`${suite.portal.baseUrl}/tkea/nl/be`);
+      if (javaScriptEnabled) await waitForHydration(page);
+      // The spec's two sentences, word for word, first.
+      expect(await page.textContent('h1')).toBe(NOT_FOUND.title);
+      expect(await page.locator('main p').first().textContent()).toBe(NOT_FOUND.body);
+      const way = page.getByRole('navigation', { name: 'Naar het reparatieformulier van uw merk' });
+      const links = await way.getByRole('link').evaluateAll((els) =>
+        els.map((a) => ({ name: a.textContent, href: a.getAttribute('href'), lang: a.getAttribute('lang') ?? a.closest('[lang]')?.getAttribute('lang') })),
+      );
+      for (const brand of BRANDS) {
+        const country = brand.countries[0];
+        expect(links).toContainEqual({ name: brand.name, href: `/${brand.id}/nl/${country}`, lang: 'nl' });
+        expect(links).toContainEqual({ name: `${brand.name} en français`, href: `/${brand.id}/fr/${country}`, lang: 'fr' });
+      }
+      expect(links).toHaveLength(BRANDS.length * LOCALES.length);
+
+      await way.getByRole('link', { name: 'Teka', exact: true }).click();
+      await page.waitForURL(`${suite.portal.baseUrl}/teka/nl/${brandById('teka').countries[0]}`);
+      expect(await page.locator(SUBMIT).count()).toBe(1);
+      expect(await page.getAttribute('html', 'lang')).toBe('nl');
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('language switch', () => {

@@ -180,6 +180,52 @@ describe('photo uploads', () => {
       await expect.poll(() => page.textContent('.field--photo:has(#root_upload_1)')).toContain('Netwerk error!');
       expect(await page.inputValue(field('image1'))).toBe('');
     }));
+
+  /** What the customer sees of a photo picker: its text, a retry button, images and whether each one shows. */
+  const pickerShows = (page: Page, index: number) =>
+    page.$eval(`.field--photo:has(#root_upload_${index})`, (el) => ({
+      text: el.textContent ?? '',
+      retry: el.querySelectorAll('button').length,
+      images: [...el.querySelectorAll('img')].map((img) => ({ complete: img.complete, width: img.naturalWidth })),
+    }));
+
+  it("a PDF renamed .jpg: the server's 415 reads 'Invalid file type' as the page's own check, no retry, no broken thumbnail; the rest stays", () =>
+    withPage(async (page) => {
+      await openBrandPage(page, suite.portal.baseUrl, 'ilve', 'nl');
+      await page.fill(field('last_name'), 'Jansen');
+      const receipt = await uploadPhoto(page, 2, files[1]);
+      const refused = page.waitForResponse((r) => r.url().endsWith('/api/forms/images'));
+      await page.setInputFiles(field('upload_1'), { name: 'rapport.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n') });
+      expect((await refused).status()).toBe(415);
+      await expect.poll(() => page.textContent('.field--photo:has(#root_upload_1)')).toContain(message('simple', 'nl', 'fileRules.types'));
+      const shown = await pickerShows(page, 1);
+      expect(shown.text).not.toContain('Netwerk error!');
+      expect(shown.text).toContain('rapport.jpg');
+      expect(shown.retry).toBe(0);
+      expect(shown.images).toEqual([]);
+      expect(await page.getAttribute(field('upload_1'), 'aria-invalid')).toBe('true');
+      await expect.poll(async () => (await liveRegionTexts(page)).join(' | ')).toContain(message('simple', 'nl', 'fileRules.types'));
+      // What was typed and the other photo stay, its thumbnail shown.
+      expect(await page.inputValue(field('last_name'))).toBe('Jansen');
+      expect(await page.inputValue(field('image2'))).toBe(receipt);
+      expect((await pickerShows(page, 2)).images).toEqual([{ complete: true, width: expect.any(Number) }]);
+      expect((await pickerShows(page, 2)).images[0].width).toBeGreaterThan(0);
+      expect(await page.inputValue(field('image1'))).toBe('');
+    }));
+
+  it("a photo the server finds too large (413) reads 'Fichier trop volumineux', with no retry", () =>
+    withPage(async (page) => {
+      await openBrandPage(page, suite.portal.baseUrl, 'kuppersbusch', 'fr');
+      await page.route('**/api/forms/images', (route) =>
+        route.fulfill({ status: 413, contentType: 'application/json', body: JSON.stringify({ error: 'The photo is larger than 32 MB.' }) }),
+      );
+      await page.setInputFiles(field('upload_2'), files[1]);
+      await expect.poll(() => page.textContent('.field--photo:has(#root_upload_2)')).toContain(message('extended', 'fr', 'fileRules.maxBytes'));
+      const shown = await pickerShows(page, 2);
+      expect(shown.retry).toBe(0);
+      expect(shown.images).toEqual([]);
+      expect(shown.text).not.toContain('Netwerk error!');
+    }));
 });
 
 describe('NL address lookup', () => {

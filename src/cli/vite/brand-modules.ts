@@ -28,14 +28,15 @@ export const brandThemes = (root: string, brandsDir: string): Plugin =>
   brandModule('repair-portal:brand-themes', 'virtual:brand-themes.css', brandThemeCss, root, brandsDir);
 
 /**
- * `virtual:brand-routes`: each brand's id, countries and languages, so the
- * page matches routes (and 404s the rest) without downloading every brand file.
+ * `virtual:brand-routes`: each brand's id, name, countries and languages, so the
+ * page matches routes (and 404s the rest, naming the brands' forms as the way
+ * back) without downloading every brand file.
  */
 export const brandRoutes = (root: string, brandsDir: string): Plugin =>
   brandModule(
     'repair-portal:brand-routes',
     'virtual:brand-routes',
-    (brands) => `export default ${JSON.stringify(brands.map(({ id, countries, locales }) => ({ id, countries, locales })))};`,
+    (brands) => `export default ${JSON.stringify(brands.map(({ id, name, countries, locales }) => ({ id, name, countries, locales })))};`,
     root,
     brandsDir,
   );

@@ -51,6 +51,11 @@ export class SentRequests {
     });
   }
 
+  /** The customer asked for a new request: the brand's pages show the form again. */
+  forget(req: FastifyRequest, reply: FastifyReply, brandId: string): void {
+    if (req.cookies[cookieName(brandId)] !== undefined) reply.clearCookie(cookieName(brandId), { path: `/${brandId}/` });
+  }
+
   /** The request this browser sent for the brand, if its cookie is genuine and current: its reference and the address it was confirmed to. */
   async confirmed(req: FastifyRequest, brandId: string): Promise<{ reference: string; email: string } | undefined> {
     const sealed = req.cookies[cookieName(brandId)];

@@ -3,7 +3,7 @@ import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { matchBrandRoute, type BrandRoute } from '../../core/brands';
+import { brandPath, matchBrandRoute, NEW_REQUEST_QUERY, type BrandRoute } from '../../core/brands';
 import type { Brand } from '../../core/types';
 import { withSubmissionKey } from '../no-script/submission-key';
 import type { PortalPages } from '../portal-pages';
@@ -16,6 +16,8 @@ export interface PortalRoutesOptions {
   pages: PortalPages;
   /** The confirmation page, when this browser sent the brand's form without scripts (routes/no-script-form.ts). */
   confirmation(req: FastifyRequest, route: BrandRoute): Promise<string | undefined>;
+  /** The confirmation's "new request" link was followed: the browser's sent request is forgotten. */
+  forgetConfirmation(req: FastifyRequest, reply: FastifyReply, route: BrandRoute): void;
   /** A new key for the form of a page about to be sent (no-script/submission-key.ts). */
   submissionKey(req: FastifyRequest, reply: FastifyReply): string;
 }
@@ -30,7 +32,10 @@ function sendHtml(reply: FastifyReply, status: number, html: string, cacheContro
  * page (200), every other path the portal's 404 page with status 404.
  * Only WEB_ROOT/assets is served from disk; DATA_DIR never is.
  */
-export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app, { webRoot, brands, languages, pages, confirmation, submissionKey }) => {
+export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (
+  app,
+  { webRoot, brands, languages, pages, confirmation, forgetConfirmation, submissionKey },
+) => {
   // The pages carry a per-view key, so they are compressed as sent (quickly); assets were compressed at build.
   await app.register(compress, {
     encodings: ['br', 'gzip'],
@@ -57,9 +62,14 @@ export const portalRoutes: FastifyPluginAsync<PortalRoutesOptions> = async (app,
     return sendHtml(reply, 404, pages.notFound);
   };
 
-  app.get('/:brand/:locale/:country', async (req, reply) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/:brand/:locale/:country', async (req, reply) => {
     const route = matchBrandRoute(req.url.split('?')[0], brands, languages);
     if (!route) return notFound(req, reply);
+    if (Object.hasOwn(req.query, NEW_REQUEST_QUERY)) {
+      // The confirmation's link: forget the request sent, then the page's own address, so a reload stays on the form.
+      forgetConfirmation(req, reply, route);
+      return reply.header('cache-control', 'no-store').redirect(brandPath(route.brand.id, route.locale, route.country), 303);
+    }
     const confirmed = await confirmation(req, route);
     // The confirmation names the customer's address: never kept by a cache.
     if (confirmed) return sendHtml(reply, 200, confirmed, 'no-store');

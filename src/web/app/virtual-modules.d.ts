@@ -4,6 +4,7 @@ declare module 'virtual:brand-routes' {
 
   export interface BrandRouteFacts {
     id: string;
+    name: string;
     countries: Country[];
     locales?: Locale[];
   }

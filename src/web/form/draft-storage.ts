@@ -88,3 +88,12 @@ export function loadSent(brandId: string): SentState | null {
 export function saveSent(brandId: string, sent: SentState): void {
   write(sentKey(brandId), sent);
 }
+
+/** The customer asked for a new request: the tab no longer shows the confirmation. */
+export function forgetSent(brandId: string): void {
+  try {
+    storage()?.removeItem(sentKey(brandId));
+  } catch {
+    // see write
+  }
+}

@@ -1,14 +1,14 @@
 import type { IChangeEvent } from '@rjsf/core';
 import type { TFunction } from 'i18next';
 import type { FoundAddress } from '../../core/address-lookup';
-import type { FieldErrors } from '../../core/field-errors';
+import type { FieldErrors, ValidationIssue } from '../../core/field-errors';
 import type { Brand, Locale, RepairFormData } from '../../core/types';
 import { saveDraft, saveThumbnail } from './draft-storage';
 import type { RepairFormActions } from './form-context';
 import { fieldNameOf } from './form-context';
 import type { FormStore } from './hooks/use-form-store';
 import type { FormValidation } from './validation';
-import { quietUploads } from './widgets/photo-upload/upload-state';
+import { quietUploads, refusedIssues } from './widgets/photo-upload/upload-state';
 import type { PhotoUploads } from './widgets/photo-upload/use-photo-uploads';
 
 /** What the handlers work with; all of it stable for a page view, so the handlers are too. */
@@ -28,7 +28,8 @@ export interface FormDeps {
 export interface FormHandlers extends RepairFormActions {
   /** A change of data: kept, and saved as a draft once the page has hydrated. */
   commit(next: RepairFormData): void;
-  validateNow(next?: RepairFormData, quiet?: string[]): FieldErrors;
+  /** `refused`: the server's refusals of photos (by default every one still shown). */
+  validateNow(next?: RepairFormData, quiet?: string[], refused?: ValidationIssue[]): FieldErrors;
   onChange(event: IChangeEvent): void;
   onBlur(id: string): void;
   onAddressFound(address: FoundAddress): void;
@@ -53,8 +54,8 @@ export function createFormHandlers(deps: FormDeps): FormHandlers {
       const { hydrated, countryChosen } = read();
       if (hydrated) saveDraft(brand.id, next, countryChosen);
     },
-    validateNow(next = read().formData, quiet = quietTargets()) {
-      const found = validation.validate(next, locale, quiet, brand);
+    validateNow(next = read().formData, quiet = quietTargets(), refused = refusedIssues(read().uploads)) {
+      const found = validation.validate(next, locale, quiet, brand, refused);
       dispatch({ type: 'validated', errors: found });
       return found;
     },
@@ -93,7 +94,8 @@ export function createFormHandlers(deps: FormDeps): FormHandlers {
       delete (next as Record<string, unknown>)[target];
       handlers.commit(next);
       dispatch({ type: 'touched', names: [field] });
-      const found = handlers.validateNow(next, [...quietTargets(), target]);
+      // A file the server refused before is being replaced: its refusal is not this file's.
+      const found = handlers.validateNow(next, [...quietTargets(), target], refusedIssues(read().uploads, field));
       if (found[field]?.length) {
         uploads.refuse(field, file);
         return;
@@ -104,9 +106,15 @@ export function createFormHandlers(deps: FormDeps): FormHandlers {
           handlers.validateNow();
           announce(t('upload.uploaded', { name: file.name }));
         },
-        onError() {
-          handlers.validateNow();
-          announce(t('upload.networkError'));
+        onError(refused) {
+          if (!refused) {
+            handlers.validateNow();
+            announce(t('upload.networkError'));
+            return;
+          }
+          // Refused by the server as the page's own check refuses: the same message, nothing to retry.
+          const message = handlers.validateNow(undefined, [...quietTargets(), target])[field]?.[0];
+          if (message) announce(message);
         },
       });
     },

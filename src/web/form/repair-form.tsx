@@ -1,10 +1,11 @@
 import Form from '@rjsf/core';
 import type { RegistryFieldsType, RegistryWidgetsType, RJSFSchema, TemplatesType } from '@rjsf/utils';
 import { Suspense, use, useContext, useMemo } from 'react';
-import { brandPath } from '../../core/brands';
+import { brandPath, newRequestPath } from '../../core/brands';
 import { SUBMISSION_FIELD } from '../../core/form-post';
 import type { Brand, Country, Locale } from '../../core/types';
 import { i18n, LocaleContext } from '../i18n';
+import { forgetSent } from './draft-storage';
 import { BrandChoiceField } from './fields/brand-choice-field';
 import type { RepairFormContext } from './form-context';
 import { FormSeedContext } from './form-seed';
@@ -79,7 +80,16 @@ function RepairFormBody({ brand, locale, country }: RepairFormProps) {
   );
 
   if (state.phase === 'success') {
-    return <SuccessPanel email={state.sentTo} reference={state.reference} t={t} takeFocus={state.focusSuccess} />;
+    return (
+      <SuccessPanel
+        email={state.sentTo}
+        reference={state.reference}
+        t={t}
+        takeFocus={state.focusSuccess}
+        newRequestHref={newRequestPath(brand.id, locale, country)}
+        onNewRequest={() => forgetSent(brand.id)}
+      />
+    );
   }
 
   const submitting = state.phase === 'submitting';

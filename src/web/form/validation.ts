@@ -26,9 +26,10 @@ export interface FormValidation {
   validator: ValidatorType<RepairFormData, RJSFSchema>;
   /**
    * Messages per field for the whole form; `pending` hides `required` of those fields (an upload still running);
-   * `brand` adds its brand file's rules (brand name, country), as the server does.
+   * `brand` adds its brand file's rules (brand name, country), as the server does; `found` are issues found
+   * elsewhere (a photo the server refused), told in the same words.
    */
-  validate(data: RepairFormData, locale: Locale, pending?: readonly string[], brand?: BrandRules): FieldErrors;
+  validate(data: RepairFormData, locale: Locale, pending?: readonly string[], brand?: BrandRules, found?: readonly ValidationIssue[]): FieldErrors;
 }
 
 /** ajv sees absent values, not rjsf's `undefined` or empty strings. */
@@ -57,12 +58,13 @@ function makeFormValidation(variant: Variant, { validators, schema, uiSchema }: 
   return {
     model,
     validator,
-    validate(data, locale, pending = [], brand) {
+    validate(data, locale, pending = [], brand, found = []) {
       const cleaned = cleanData(data);
       const { errors = [] } = validator.rawValidation<ValidationIssue>(schema as RJSFSchema, cleaned as RepairFormData);
       const issues = [
         ...errors.filter((e) => !(e.keyword === 'required' && pending.includes(String(e.params.missingProperty)))),
         ...(brand ? brandIssues(brand, model, cleaned) : []),
+        ...found,
       ];
       return fieldErrors(issues, messageTable(languages, variant, locale), model.aliases);
     },

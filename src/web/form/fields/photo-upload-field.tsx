@@ -20,7 +20,9 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
   const upload = ctx.uploads[name];
   const fileName = upload?.fileName ?? formData?.name;
   const kept = ctx.thumbnails[name];
-  const thumbnail = upload?.previewUrl ?? (kept && kept.name === fileName ? kept.url : undefined);
+  // A refused file is no photo to show (a PDF named .jpg would be a broken image).
+  const refused = upload?.status === 'invalid';
+  const thumbnail = refused ? undefined : (upload?.previewUrl ?? (kept && kept.name === fileName ? kept.url : undefined));
   const progressId = `${id}__progress`;
   const statusId = `${id}__status`;
   const networkErrorId = `${id}__network`;

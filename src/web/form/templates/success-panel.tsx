@@ -8,15 +8,21 @@ interface SuccessPanelProps {
   t: TFunction;
   /** Move focus to the heading (after a submit, not after a reload). */
   takeFocus: boolean;
+  /** The brand page asked for a new request (core/brands.ts: newRequestPath). */
+  newRequestHref: string;
+  /** Before the link is followed, with scripts: the tab forgets the request sent. */
+  onNewRequest?: () => void;
 }
 
 /**
  * The confirmation (spec §4, §8). The reference comes right under the
  * heading and describes it, so a screen reader says it with the heading that
  * takes the focus; it is plain text (spaced out by CSS only), selected whole
- * by one click or tap to copy, and never translated by the browser.
+ * by one click or tap to copy, and never translated by the browser. A reload
+ * shows it again; its link is the way to a new, empty form: a plain link, so
+ * it works without scripts too (the server forgets the request and redirects).
  */
-export function SuccessPanel({ email, reference, t, takeFocus }: SuccessPanelProps) {
+export function SuccessPanel({ email, reference, t, takeFocus, newRequestHref, onNewRequest }: SuccessPanelProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (takeFocus) heading.current?.focus();
@@ -50,6 +56,11 @@ export function SuccessPanel({ email, reference, t, takeFocus }: SuccessPanelPro
           {t('success.confirmationSent')} <strong>{email}</strong>
         </p>
       )}
+      <p className="success-panel__new">
+        <a href={newRequestHref} onClick={onNewRequest}>
+          {t('success.newRequest')}
+        </a>
+      </p>
     </section>
   );
 }

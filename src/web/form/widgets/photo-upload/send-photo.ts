@@ -1,12 +1,27 @@
+import type { RefusedRule } from './upload-state';
+
 export interface UploadJob {
   promise: Promise<string>;
   abort(): void;
 }
 
 /**
+ * The answers that refuse the file itself, by the photo rule it breaks: sending it again cannot
+ * help. Every other failure (the network, 429, 503, a fault) may pass, and is worth a retry.
+ */
+const REFUSALS: Record<number, RefusedRule> = { 413: 'maxBytes', 415: 'types' };
+
+/** An upload the server refused by a photo rule: `refusedFor` names it (use-photo-uploads.ts reads it). */
+export function refusal(status: number): Error | undefined {
+  const rule = REFUSALS[status];
+  return rule ? Object.assign(new Error(`upload refused: ${status}`), { refusedFor: rule }) : undefined;
+}
+
+/**
  * POSTs one photo as multipart field `image`. XMLHttpRequest, not fetch:
  * only it reports upload progress. Resolves with the stored `filename`;
- * rejects on a network failure, a non-2xx answer or an answer without one.
+ * rejects on a network failure, a non-2xx answer (naming the photo rule of a
+ * refusal) or an answer without one.
  */
 export function uploadPhoto(url: string, file: File, onProgress: (percent: number) => void): UploadJob {
   const xhr = new XMLHttpRequest();
@@ -17,7 +32,7 @@ export function uploadPhoto(url: string, file: File, onProgress: (percent: numbe
       if (event.lengthComputable && event.total > 0) onProgress(Math.round((event.loaded / event.total) * 100));
     });
     xhr.addEventListener('load', () => {
-      if (xhr.status < 200 || xhr.status >= 300) return reject(new Error(`upload answered ${xhr.status}`));
+      if (xhr.status < 200 || xhr.status >= 300) return reject(refusal(xhr.status) ?? new Error(`upload answered ${xhr.status}`));
       try {
         const filename = (JSON.parse(xhr.responseText) as { filename?: unknown }).filename;
         if (typeof filename === 'string' && filename) resolve(filename);

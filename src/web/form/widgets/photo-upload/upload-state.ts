@@ -1,9 +1,17 @@
+import type { ValidationIssue } from '../../../../core/field-errors';
+
+/** A photo rule (core/keywords/file-rules.ts) the server found broken: 415 is the type, 413 the size. */
+export type RefusedRule = 'types' | 'maxBytes';
+
 export interface PhotoUploadState {
+  /** invalid: refused by the photo rules, the page's own check or the server's; error: the upload itself failed. */
   status: 'invalid' | 'uploading' | 'done' | 'error';
   percent: number;
   fileName: string;
-  /** blob: URL of the chosen file, revoked when replaced or unmounted. */
+  /** blob: URL of the chosen file, revoked when replaced or unmounted; none for a refused file, no image to show. */
   previewUrl?: string;
+  /** The rule the server refused the file by; the page's own check finds its rule in the form data. */
+  refusedFor?: RefusedRule;
 }
 
 export type Uploads = Readonly<Record<string, PhotoUploadState>>;
@@ -11,7 +19,8 @@ export type Uploads = Readonly<Record<string, PhotoUploadState>>;
 /** What the upload driver (use-photo-uploads.ts) reports; the form reducer keeps the result. */
 export type UploadEvent =
   | { type: 'uploadStarted'; field: string; fileName: string; previewUrl?: string }
-  | { type: 'uploadRefused'; field: string; fileName: string; previewUrl?: string }
+  | { type: 'uploadRefused'; field: string; fileName: string }
+  | { type: 'uploadRefusedByServer'; field: string; rule: RefusedRule }
   | { type: 'uploadProgressed'; field: string; percent: number }
   | { type: 'uploadDone'; field: string }
   | { type: 'uploadFailed'; field: string };
@@ -22,7 +31,9 @@ export function reduceUploads(uploads: Uploads, event: UploadEvent): Uploads {
     case 'uploadStarted':
       return { ...uploads, [field]: { status: 'uploading', percent: 0, fileName: event.fileName, previewUrl: event.previewUrl } };
     case 'uploadRefused':
-      return { ...uploads, [field]: { status: 'invalid', percent: 0, fileName: event.fileName, previewUrl: event.previewUrl } };
+      return { ...uploads, [field]: { status: 'invalid', percent: 0, fileName: event.fileName } };
+    case 'uploadRefusedByServer':
+      return { ...uploads, [field]: { status: 'invalid', percent: 0, fileName: uploads[field]?.fileName ?? '', refusedFor: event.rule } };
     case 'uploadProgressed':
       return { ...uploads, [field]: { ...uploads[field], percent: event.percent } as PhotoUploadState };
     case 'uploadDone':
@@ -30,6 +41,16 @@ export function reduceUploads(uploads: Uploads, event: UploadEvent): Uploads {
     case 'uploadFailed':
       return { ...uploads, [field]: { ...uploads[field], status: 'error' } as PhotoUploadState };
   }
+}
+
+/**
+ * The server's refusals as issues of the photo rules, so that they read as the page's own check of the
+ * same rule ('Invalid file type', 'File too large'); `except` leaves out a field whose file is being replaced.
+ */
+export function refusedIssues(uploads: Uploads, except?: string): ValidationIssue[] {
+  return Object.entries(uploads).flatMap(([field, state]) =>
+    state.refusedFor && field !== except ? [{ keyword: 'fileRules', instancePath: `/${field}`, params: { rule: state.refusedFor } }] : [],
+  );
 }
 
 /** Fields whose `required` stays quiet: their photo is still uploading, or failed (that says 'Netwerk error!'). */

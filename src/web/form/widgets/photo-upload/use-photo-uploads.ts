@@ -1,11 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import type { UploadEvent } from './upload-state';
+import type { RefusedRule, UploadEvent } from './upload-state';
 import type { UploadJob } from './send-photo';
 import { shrinkAndUpload } from './upload-photo';
 
 export interface UploadCallbacks {
   onDone(filename: string): void;
-  onError(): void;
+  /** The upload failed (the network, the server for now), or the server refused the file by `refused`. */
+  onError(refused?: RefusedRule): void;
+}
+
+/** The photo rule an upload's failure names, when the server refused the file itself (send-photo.ts). */
+function refusedRule(error: unknown): RefusedRule | undefined {
+  return (error as { refusedFor?: RefusedRule } | null)?.refusedFor;
 }
 
 /** Runs the uploads; what they show is reported as events (upload-state.ts) to the form's one state. */
@@ -42,15 +48,22 @@ export function usePhotoUploads(report: (event: UploadEvent) => void): PhotoUplo
     };
   }, []);
 
-  const replacePreview = useCallback((field: string, file: File): string | undefined => {
-    files.current.set(field, file);
+  const dropPreview = useCallback((field: string) => {
     const old = previews.current.get(field);
     if (old) URL.revokeObjectURL?.(old);
-    const url = preview(file);
-    if (url) previews.current.set(field, url);
-    else previews.current.delete(field);
-    return url;
+    previews.current.delete(field);
   }, []);
+
+  const replacePreview = useCallback(
+    (field: string, file: File): string | undefined => {
+      files.current.set(field, file);
+      dropPreview(field);
+      const url = preview(file);
+      if (url) previews.current.set(field, url);
+      return url;
+    },
+    [dropPreview],
+  );
 
   const start = useCallback<PhotoUploads['start']>(
     (field, file, url, callbacks) => {
@@ -68,25 +81,34 @@ export function usePhotoUploads(report: (event: UploadEvent) => void): PhotoUplo
           report({ type: 'uploadDone', field });
           callbacks.onDone(filename);
         },
-        () => {
+        (error: unknown) => {
           if (jobs.current.get(field) !== job) return;
           jobs.current.delete(field);
-          report({ type: 'uploadFailed', field });
-          callbacks.onError();
+          const rule = refusedRule(error);
+          if (rule) {
+            // Not an image the server takes (a PDF named .jpg): nothing to show, nothing to send again.
+            dropPreview(field);
+            files.current.delete(field);
+            report({ type: 'uploadRefusedByServer', field, rule });
+          } else {
+            report({ type: 'uploadFailed', field });
+          }
+          callbacks.onError(rule);
         },
       );
     },
-    [report, replacePreview],
+    [report, replacePreview, dropPreview],
   );
 
   const refuse = useCallback<PhotoUploads['refuse']>(
     (field, file) => {
       jobs.current.get(field)?.abort();
       jobs.current.delete(field);
-      const previewUrl = replacePreview(field, file);
-      report({ type: 'uploadRefused', field, fileName: file.name, previewUrl });
+      files.current.delete(field);
+      dropPreview(field);
+      report({ type: 'uploadRefused', field, fileName: file.name });
     },
-    [report, replacePreview],
+    [report, dropPreview],
   );
 
   const running = useCallback(() => [...jobs.current.keys()], []);

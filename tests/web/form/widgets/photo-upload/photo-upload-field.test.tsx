@@ -91,13 +91,55 @@ describe('photo rules before upload', () => {
     expect(FakeXhr.all).toHaveLength(0);
   });
 
-  it('a non-2xx answer is a failure too', async () => {
+  it('a server error (5xx) is a failure to try again', async () => {
     const { user } = renderForm(brands.ilve);
     const input = screen.getByLabelText('Foto van de aankoopbon');
     await user.upload(input, photo());
     const xhr0_ = await FakeXhr.sent(0);
-    await act(async () => xhr0_.respond(413, { error: 'too large' }));
+    await act(async () => xhr0_.respond(503, { error: 'Storage is unavailable' }));
     expect(within(input.closest('.field') as HTMLElement).getByText('Netwerk error!')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Opnieuw proberen' })).toBeTruthy();
+  });
+});
+
+describe('a photo the server refuses', () => {
+  // What the server says of a PDF renamed .jpg (415) and of a file past its limit (413): the page's own messages.
+  it.each([
+    ['ilve', 'nl', 415, 'Foto van het typeplaatje', 'Invalid file type'],
+    ['ilve', 'nl', 413, 'Foto van het typeplaatje', 'File too large'],
+    ['fratelli', 'fr', 415, 'Photo de la plaque signalétique', 'Type de fichier non valide'],
+    ['kuppersbusch', 'fr', 413, 'Photo de la plaque signalétique', 'Fichier trop volumineux'],
+  ] as const)('%s %s: %i on "%s" says "%s" as the page\'s own check does, with no retry and no thumbnail', async (brandId, locale, status, label, message) => {
+    const { user } = renderForm(brands[brandId], locale, 'be');
+    const other = screen.getAllByLabelText(/^Photo|^Foto/).find((el) => el !== screen.getByLabelText(label))!;
+    await user.upload(other, photo('bon.png', 'image/png'));
+    await act(async () => (await FakeXhr.sent(0)).respond(201, { filename: 'bon-1.png' }));
+    await user.type(screen.getByLabelText(locale === 'nl' ? 'Naam' : 'Nom'), 'Dupont');
+
+    const input = screen.getByLabelText(label) as HTMLInputElement;
+    await user.upload(input, photo('rapport.jpg'));
+    const refused = await FakeXhr.sent(1);
+    await act(async () => refused.respond(status, { error: status === 415 ? 'The file is not a JPEG or PNG image.' : 'The file is larger than 32 MB.' }));
+
+    const field = input.closest('.field') as HTMLElement;
+    expect(within(field).getByText(message)).toBeTruthy();
+    expect(within(field).queryByText('Netwerk error!')).toBeNull();
+    expect(within(field).queryByRole('button')).toBeNull();
+    expect(field.querySelector('img')).toBeNull();
+    expect(within(field).getByText('rapport.jpg')).toBeTruthy();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')?.split(' ')).toContain(`${input.id}__error`);
+    // What was typed and the other photo stay.
+    expect((screen.getByLabelText(locale === 'nl' ? 'Naam' : 'Nom') as HTMLInputElement).value).toBe('Dupont');
+    expect(within(other.closest('.field') as HTMLElement).getByText('bon.png')).toBeTruthy();
+    expect(other.closest('.field')!.querySelector('img.photo__thumb')).not.toBeNull();
+    expect(FakeXhr.all).toHaveLength(2);
+
+    // Another photo, accepted, clears the message.
+    await user.upload(input, photo('plaatje.jpg'));
+    await act(async () => (await FakeXhr.sent(2)).respond(201, { filename: 'plaatje-1.jpg' }));
+    expect(within(field).queryByText(message)).toBeNull();
+    expect(input.getAttribute('aria-invalid')).toBeNull();
   });
 });
 
