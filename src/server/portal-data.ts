@@ -1,10 +1,11 @@
+// Extensions written out: vite.config.ts loads this module (through src/cli/validate).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexCountries, postalCodePatterns, type Countries, type CountryFile } from '../core/countries';
-import { formModel, type FormModels } from '../core/form-model';
-import { assembleFormSchema, SHARED_FIELDS_FILE, type FormSchema, type SharedFields, type UiSchema } from '../core/form-schema';
+import { indexCountries, postalCodePatterns, type Countries, type CountryFile } from '../core/countries.ts';
+import { formModel, type FormModels } from '../core/form-model.ts';
+import { assembleFormSchema, SHARED_FIELDS_FILE, type FormSchema, type SharedFields, type UiSchema } from '../core/form-schema.ts';
 import type { RuleData } from '../core/keywords/index';
-import { indexLanguages, type Languages, type TextTree } from '../core/texts';
+import { indexLanguages, type Languages, type TextTree } from '../core/texts.ts';
 
 /**
  * What the portal is made of besides brands, as data in schemas/: the form
