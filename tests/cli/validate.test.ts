@@ -91,7 +91,9 @@ describe('validateProject on a broken copy', () => {
     editJson(root, 'schemas/i18n/nl.json', (t) => (t.extra = { only: 'Alleen Nederlands' }));
     const report = validateProject(root);
     expect(report.problems).toEqual([]);
-    expect(report.warnings.map((w) => [w.file, w.pointer, w.message])).toEqual([
+    // Only French's: a language or form the project gains as data may bring warnings of its own.
+    const french = report.warnings.filter((w) => w.file === 'schemas/i18n/fr.json');
+    expect(french.map((w) => [w.file, w.pointer, w.message])).toEqual([
       ['schemas/i18n/fr.json', '/footer/phone', 'the text "footer.phone" is missing, so the Dutch one is used.'],
       ['schemas/i18n/fr.json', '/validation/default/postalCode', 'the text "validation.default.postalCode" is missing, so the Dutch one is used.'],
       // The extended form's French message had only the default table to fall back to: now the Dutch extended one.
@@ -103,7 +105,7 @@ describe('validateProject on a broken copy', () => {
   it('reports a brand naming a form whose schema is gone', () => {
     rmSync(join(root, 'schemas/forms/simple.schema.json'));
     expect(problemsAt('brands/ilve.json')).toEqual([
-      expect.objectContaining({ pointer: '/variant', message: expect.stringMatching(/^"simple" is not a form of this portal; schemas\/forms has "extended"\./) }),
+      expect.objectContaining({ pointer: '/variant', message: expect.stringMatching(/^"simple" is not a form of this portal; schemas\/forms has "extended"[,.]/) }),
     ]);
   });
 
@@ -156,7 +158,9 @@ describe('runValidate output', () => {
     try {
       const lines: string[] = [];
       expect(runValidate(['--root', root], (l) => lines.push(l))).toBe(0);
-      expect(lines).toEqual([expect.stringMatching(/^OK: \d+ brand files/)]);
+      // The summary, after any warnings (a language or form the project gains as data may bring some).
+      expect(lines.at(-1)).toMatch(/^OK: \d+ brand files/);
+      expect(lines.slice(0, -1).every((line) => line.startsWith('warning: '))).toBe(true);
     } finally {
       removeProject(root);
     }
@@ -192,7 +196,7 @@ describe('the validate command', () => {
       const result = run(root);
       expect(result.stderr).toBe('');
       expect(result.status).toBe(0);
-      expect(result.stdout).toMatch(/^OK: 6 brand files/);
+      expect(result.stdout).toMatch(/^OK: 6 brand files/m);
     } finally {
       removeProject(root);
     }

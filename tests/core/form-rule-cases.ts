@@ -51,7 +51,7 @@ export const ruleCases: RuleCase[] = [
   { name: 'fr postal code: length only', variants: both, patch: { country: 'fr', postal_code: 'ABC-12' }, expect: valid },
   { name: 'lu postal code: length only', variants: both, patch: { country: 'lu', postal_code: 'L-1234' }, expect: valid },
   { name: 'fr postal code too long', variants: ['simple'], patch: { country: 'fr', postal_code: '12345678901' }, expect: { simple: { postal_code: ['Maximaal 10 tekens toegestaan'] } } },
-  { name: 'unknown country', variants: both, patch: { country: 'de' }, expect: one('country', 'Ongeldige waarde', 'Invalid value') },
+  { name: 'unknown country', variants: both, patch: { country: 'zz' }, expect: one('country', 'Ongeldige waarde', 'Invalid value') },
   // House number
   { name: 'house number 1', variants: both, patch: { house_number: 1 }, expect: valid },
   { name: 'house number 99999', variants: both, patch: { house_number: 99999 }, expect: valid },

@@ -37,6 +37,7 @@ const PERSON = {
   description: 'Lekt water; vooral bij 60 °C.\nDaarna slaat de stroom af.',
 };
 
+/** The spec's forms' columns under their Dutch headers, in this order; a form or field added as data adds its own columns. */
 const DUTCH_HEADERS = [
   'Referentie', 'Ontvangen', 'Merkpagina', 'Formulier', 'Taal van de pagina',
   'Naam', 'Straatnaam', 'Huisnummer', 'Toevoeging', 'Postcode', 'Plaats', 'Land', 'E-mail', 'Telefoon', 'Mobiel',
@@ -86,7 +87,7 @@ describe('npm run requests -- export --out FILE', { timeout: 60_000 }, () => {
     expect(run.stderr).toMatch(/^(SQLite .*requests\.db|PostgreSQL \S+)\nExported 2 requests to .*aanvragen\.csv\.\n$/);
 
     const { header, rows } = spreadsheet(file);
-    expect(header).toEqual(DUTCH_HEADERS);
+    expect(header.filter((h) => DUTCH_HEADERS.includes(h))).toEqual(DUTCH_HEADERS);
     expect(rows).toHaveLength(2);
     const person = rowOf(rows, stored.person.reference);
     expect(person).toMatchObject({ Naam: 'Zoë Dupré-Müller', Plaats: 'Liège', Merkpagina: 'ilve', Formulier: 'Eenvoudig formulier', 'Taal van de pagina': 'Nederlands' });
@@ -131,7 +132,7 @@ describe('npm run requests -- export --out FILE', { timeout: 60_000 }, () => {
     const [code] = await once(npm, 'close');
     expect(code).toBe(0);
     expect(stdout).toContain('> tsx src/cli/requests.ts export --out');
-    expect(spreadsheet(file).header).toEqual(DUTCH_HEADERS);
+    expect(spreadsheet(file).header.filter((h) => DUTCH_HEADERS.includes(h))).toEqual(DUTCH_HEADERS);
   });
 });
 
