@@ -1,9 +1,11 @@
 /**
  * The changes a brand owner makes as data only, done as docs/forms-as-data.md
  * says, to a project root (a copy of the project, or any folder holding
- * brands/ and schemas/): nothing under src/ changes.
+ * brands/ and schemas/): nothing under src/ changes. Each is done once: a
+ * project that made the change already (as a brand owner may have, in the
+ * copy the tests run in) is left as it is.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 function editJson(root: string, file: string, edit: (data: any) => void): void {
@@ -15,6 +17,7 @@ function editJson(root: string, file: string, edit: (data: any) => void): void {
 
 /** A brand like another, under a new id, with its own logo and favicon (what `npm run brand -- new` does). */
 export function addBrandLike(root: string, id: string, like: string, change: (brand: any) => void = () => {}): void {
+  if (existsSync(join(root, 'brands', `${id}.json`))) return;
   const brand = JSON.parse(readFileSync(join(root, 'brands', `${like}.json`), 'utf8'));
   for (const asset of ['logo', 'favicon'] as const) {
     const name = `assets/${id}-${asset}.svg`;
@@ -28,6 +31,7 @@ export function addBrandLike(root: string, id: string, like: string, change: (br
 
 /** An optional field "Aankoopplaats" (at most 80 characters) after Aankoopdatum on the extended form. */
 export function addPurchasePlace(root: string): void {
+  if (readFileSync(join(root, 'schemas/forms/extended.schema.json'), 'utf8').includes('"purchase_place"')) return;
   editJson(root, 'schemas/forms/extended.schema.json', (s) => {
     s.properties.purchase_place = { type: 'string', maxLength: 80, plainText: 'line', title: 'Purchase place' };
   });
@@ -43,6 +47,7 @@ export function addPurchasePlace(root: string): void {
 /** A form "outdoor": the simple form with one photo and a required whole number "Draaiuren" (0 to 100000). */
 export function addOutdoorForm(root: string): void {
   const forms = join(root, 'schemas/forms');
+  if (existsSync(join(forms, 'outdoor.schema.json'))) return;
   copyFileSync(join(forms, 'simple.schema.json'), join(forms, 'outdoor.schema.json'));
   copyFileSync(join(forms, 'simple.ui.json'), join(forms, 'outdoor.ui.json'));
   editJson(root, 'schemas/forms/outdoor.schema.json', (s) => {
@@ -86,5 +91,5 @@ export function addGermanFor(root: string, brandId: string): void {
 /** Germany (five-digit postal codes), served by one brand only. */
 export function addGermanyFor(root: string, brandId: string): void {
   editJson(root, 'schemas/countries.json', (c) => (c.countries.de = { postalCode: '^[0-9]{5}$' }));
-  editJson(root, `brands/${brandId}.json`, (b) => b.countries.push('de'));
+  editJson(root, `brands/${brandId}.json`, (b) => b.countries.includes('de') || b.countries.push('de'));
 }
