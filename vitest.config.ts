@@ -44,6 +44,9 @@ export default defineConfig(async () => {
       // Hooks start and dispose servers and make and drop databases: at a load of 26 on 2 cores, dropping
       // a file's six PostgreSQL databases took past the default 10 s (migrate-to-postgres.test.ts).
       hookTimeout: 60_000,
+      // A test is broken, not busy, when it takes this long: Vitest's 5 s failed pure functions at a load of 16 on
+      // 2 cores (mailbox.test.ts). Tests that run servers or browsers set their own, longer, limits.
+      testTimeout: 30_000,
       // Each project names its own files (a file list in the shared options would be added to each project's).
       environment: 'node',
       projects: [
