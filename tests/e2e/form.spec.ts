@@ -151,9 +151,10 @@ describe('photo uploads', () => {
   it('shows progress, stores the server file name, announces the result (both photos)', () =>
     withPage(async (page) => {
       await openBrandPage(page, suite.portal.baseUrl, 'ilve', 'nl');
-      // Hold the answer back a moment so the progress bar can be seen.
+      // Each upload is held until its progress bar has been seen, then let through.
+      const held: (() => void)[] = [];
       await page.route('**/api/forms/images', async (route) => {
-        await new Promise((r) => setTimeout(r, 800));
+        await new Promise<void>((release) => held.push(release));
         await route.continue();
       });
       for (const index of [1, 2] as const) {
@@ -162,6 +163,8 @@ describe('photo uploads', () => {
         const answer = page.waitForResponse((r) => r.url().endsWith('/api/forms/images'));
         await page.setInputFiles(field(`upload_${index}`), file);
         await page.waitForSelector(`#root_upload_${index} ~ * progress, .field--photo progress`, { state: 'visible', timeout: 5_000 });
+        await expect.poll(() => held.length).toBe(1);
+        held.shift()!();
         const response = await answer;
         expect(response.ok()).toBe(true);
         const { filename } = (await response.json()) as { filename: string };
