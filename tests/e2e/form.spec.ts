@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS_LOOKUP_DELAY_MS } from '../../src/core/address-lookup';
 import type { Locale } from '../../src/core/types';
 import {
   CONFIRMATION_SENT_TEXT,
@@ -205,9 +206,15 @@ describe('NL address lookup', () => {
     withPage(async (page) => {
       await openBrandPage(page, suite.portal.baseUrl, 'airodesign', 'nl', 'be');
       const count = suite.portal.pdok.queries.length;
-      await page.fill(field('postal_code'), '1000');
+      // The page's timers on a clock the test runs: the lookup's debounce passes without waiting.
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1000);
+      // A Dutch address, which in the Netherlands is looked up (the test above).
+      await page.fill(field('postal_code'), '1118 CP');
       await page.fill(field('house_number'), '202');
-      await page.waitForTimeout(900);
+      await page.clock.runFor(ADDRESS_LOOKUP_DELAY_MS * 4);
+      // A request sent after the lookup would have been: had there been one, it has reached the service by now.
+      await page.evaluate(() => fetch('/healthz'));
       expect(suite.portal.pdok.queries.length).toBe(count);
     }));
 });
