@@ -16,6 +16,9 @@ const STEPS = [
   { name: 'test:engines', command: ['npm', 'run', 'test:engines'] },
 ];
 
+// Ctrl-C reaches the running step too (one process group): the runner outlives it, stops, and prints the table.
+process.on('SIGINT', () => {});
+
 const results = [];
 let stopped = '';
 for (const step of STEPS) {
@@ -29,8 +32,8 @@ for (const step of STEPS) {
   const seconds = (performance.now() - started) / 1000;
   const status = run.status === 0 ? 'passed' : 'failed';
   results.push({ name: step.name, status, seconds });
-  // Ctrl-C reaches the step too: the person wants the run to end, not the next step to start.
-  if (run.signal === 'SIGINT' || run.signal === 'SIGTERM') stopped = `stopped by ${run.signal}`;
+  // The person wants the run to end, not the next step to start (130: npm's exit on SIGINT).
+  if (run.signal === 'SIGINT' || run.status === 130) stopped = 'stopped by Ctrl-C';
   else if (status === 'failed' && step.gate) stopped = `${step.name} failed`;
 }
 
