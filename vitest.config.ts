@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { portalBuildOf, portalViteConfig } from './vite.config.ts';
 import { SPEC_BRANDS_DIR } from './tests/support/brand-folders.ts';
 import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
+import { skippedTestsReporter } from './tests/support/skipped-tests-reporter.ts';
 
 /** Whether PostgreSQL answers on the machines' usual address (tests/support/backend.ts). */
 const { hostname, port } = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
@@ -20,43 +20,33 @@ function postgresAnswers(): Promise<boolean> {
   });
 }
 
-/** Test files that need PostgreSQL in the SQLite run too (they ask for POSTGRES_AVAILABLE, tests/support/backend.ts). */
-function filesNeedingPostgres(): string[] {
-  return (readdirSync('tests', { recursive: true }) as string[]).filter(
-    (f) => f.endsWith('.test.ts') && readFileSync(`tests/${f}`, 'utf8').includes('POSTGRES_AVAILABLE'),
-  );
-}
-
 /** What runs on each backend: the server's tests and the staff commands'. */
 const BACKEND_TESTS = ['tests/server/**/*.test.ts', 'tests/cli/requests/**/*.test.ts'];
 
 /**
  * Unit, component and server tests; the server tests run a second time on
  * PostgreSQL (the backend matrix). Where PostgreSQL is absent, what needs it
- * is left out, named in one line, unless REQUIRE_POSTGRES is set (CI sets it).
+ * is left out, and the run ends with one line naming every test it skipped
+ * (tests/support/skipped-tests-reporter.ts), unless REQUIRE_POSTGRES is set (CI sets it).
  */
 export default defineConfig(async () => {
   const postgres = await postgresAnswers();
-  if (!postgres) {
-    if (process.env.REQUIRE_POSTGRES) throw new Error(`REQUIRE_POSTGRES is set, but PostgreSQL does not answer at ${where}`);
-    // Vitest reads this file more than once in a run (its projects extend it): one notice is enough.
-    if (!process.env.POSTGRES_NOTICE_SHOWN) {
-      console.warn(
-        `PostgreSQL does not answer at ${where}: skipped the server tests' PostgreSQL run and ${filesNeedingPostgres().join(', ')}; everything else runs.`,
-      );
-    }
-    process.env.POSTGRES_NOTICE_SHOWN = '1';
-  }
+  const absent = `PostgreSQL does not answer at ${where}`;
+  if (!postgres && process.env.REQUIRE_POSTGRES) throw new Error(`REQUIRE_POSTGRES is set, but ${absent}`);
   const env = { TEST_POSTGRES_AVAILABLE: postgres ? '1' : '' };
   // The page's brand files (import.meta.glob in src/web/app/brands.ts) are the spec's, never the shipped ones.
   const pageConfig = portalViteConfig(portalBuildOf({ BRANDS_DIR: SPEC_BRANDS_DIR }));
   return mergeConfig(pageConfig, {
     plugins: [noShippedBrandImports()],
     test: {
+      reporters: ['default', skippedTestsReporter(postgres ? null : absent)],
       setupFiles: ['tests/support/no-shipped-brands.setup.ts'],
       // Hooks start and dispose servers and make and drop databases: at a load of 26 on 2 cores, dropping
       // a file's six PostgreSQL databases took past the default 10 s (migrate-to-postgres.test.ts).
       hookTimeout: 60_000,
+      // A test is broken, not busy, when it takes this long: Vitest's 5 s failed pure functions at a load of 16 on
+      // 2 cores (mailbox.test.ts). Tests that run servers or browsers set their own, longer, limits.
+      testTimeout: 30_000,
       // Each project names its own files (a file list in the shared options would be added to each project's).
       environment: 'node',
       projects: [

@@ -115,9 +115,9 @@ describe('brand pages', () => {
           }).observe({ type: 'layout-shift', buffered: true });
         });
         await openBrandPage(page, suite.portal.baseUrl, brand.id, 'nl');
-        // Let effects (drafts, document head) and a few frames run.
+        // Every module the page fetches after hydrating has arrived, then two frames paint what its effects did.
+        await page.waitForLoadState('networkidle');
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-        await page.waitForTimeout(300);
         const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
         expect(cls, `${brand.id}: cumulative layout shift`).toBeLessThan(0.01);
       } finally {

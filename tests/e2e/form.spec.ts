@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS_LOOKUP_DELAY_MS } from '../../src/core/address-lookup';
 import type { Locale } from '../../src/core/types';
 import {
   CONFIRMATION_SENT_TEXT,
@@ -151,9 +152,10 @@ describe('photo uploads', () => {
   it('shows progress, stores the server file name, announces the result (both photos)', () =>
     withPage(async (page) => {
       await openBrandPage(page, suite.portal.baseUrl, 'ilve', 'nl');
-      // Hold the answer back a moment so the progress bar can be seen.
+      // Each upload is held until its progress bar has been seen, then let through.
+      const held: (() => void)[] = [];
       await page.route('**/api/forms/images', async (route) => {
-        await new Promise((r) => setTimeout(r, 800));
+        await new Promise<void>((release) => held.push(release));
         await route.continue();
       });
       for (const index of [1, 2] as const) {
@@ -162,6 +164,8 @@ describe('photo uploads', () => {
         const answer = page.waitForResponse((r) => r.url().endsWith('/api/forms/images'));
         await page.setInputFiles(field(`upload_${index}`), file);
         await page.waitForSelector(`#root_upload_${index} ~ * progress, .field--photo progress`, { state: 'visible', timeout: 5_000 });
+        await expect.poll(() => held.length).toBe(1);
+        held.shift()!();
         const response = await answer;
         expect(response.ok()).toBe(true);
         const { filename } = (await response.json()) as { filename: string };
@@ -248,9 +252,15 @@ describe('NL address lookup', () => {
     withPage(async (page) => {
       await openBrandPage(page, suite.portal.baseUrl, 'airodesign', 'nl', 'be');
       const count = suite.portal.pdok.queries.length;
-      await page.fill(field('postal_code'), '1000');
+      // The page's timers on a clock the test runs: the lookup's debounce passes without waiting.
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1000);
+      // A Dutch address, which in the Netherlands is looked up (the test above).
+      await page.fill(field('postal_code'), '1118 CP');
       await page.fill(field('house_number'), '202');
-      await page.waitForTimeout(900);
+      await page.clock.runFor(ADDRESS_LOOKUP_DELAY_MS * 4);
+      // A request sent after the lookup would have been: had there been one, it has reached the service by now.
+      await page.evaluate(() => fetch('/healthz'));
       expect(suite.portal.pdok.queries.length).toBe(count);
     }));
 });

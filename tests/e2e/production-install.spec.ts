@@ -29,9 +29,10 @@ describe('a production install', () => {
     for (const launcher of ['npm-start.mjs', 'supported-node.mjs']) cpSync(join(ROOT, 'src/cli', launcher), join(dir, 'src/cli', launcher));
     cpSync(process.env.E2E_WEB_ROOT ?? SPEC_BUILD.webRoot, join(dir, 'dist/web'), { recursive: true });
     await buildServer(join(dir, 'dist/server'));
-    // npm ci --omit=dev without downloading again: the installed tree less the dev packages.
+    // npm ci --omit=dev without downloading again: the installed tree less the dev packages. --offline: npm
+    // answers from the tree and its cache or fails at once, never waits on a registry the machine may not reach.
     cpSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
-    execFileSync('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
+    execFileSync('npm', ['prune', '--omit=dev', '--offline', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
   }, 180_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -7,7 +7,7 @@ import { buildApp } from '../../../src/server/app';
 import { ConfigError } from '../../../src/server/config';
 import type { ServiceDesk } from '../../../src/core/types';
 import { newWebhookSecret } from '../../support/webhook-receiver';
-import { brandsWith, buildTestApp, makeWebRoot, testConfig } from '../helpers';
+import { brandsWith, buildTestApp, count, injectUpload, makeWebRoot, png, simpleRequest, testConfig } from '../helpers';
 
 const SECRET = newWebhookSecret();
 const folders: string[] = [];
@@ -50,7 +50,15 @@ describe('webhook addresses at start', () => {
   it('starts with a receiver in the company\'s own network when the brand file allows it', async () => {
     const brandsDir = withWebhook({ url: 'https://10.1.2.3/hooks', secretEnv: 'ILVE_WEBHOOK_SECRET', allowPrivateNetwork: true });
     const server = await buildTestApp({ BRANDS_DIR: brandsDir, ILVE_WEBHOOK_SECRET: SECRET, PUBLIC_URL: 'https://service.example.com' });
-    await server.dispose();
+    try {
+      const [a, b] = [await injectUpload(server.app, await png()), await injectUpload(server.app, await png())];
+      const sent = await server.app.inject({ method: 'POST', url: '/api/forms/ilve', payload: simpleRequest(a, b) });
+      expect(sent.statusCode, sent.body).toBe(201);
+      // The request's webhook is queued for the private address, not refused.
+      expect(await count(server, "SELECT count(*) AS n FROM outbox WHERE kind = 'webhook' AND recipient LIKE ?", ['%10.1.2.3%'])).toBe(1);
+    } finally {
+      await server.dispose();
+    }
   });
 });
 

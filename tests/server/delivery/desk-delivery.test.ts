@@ -15,6 +15,7 @@ import {
   submit,
   uploadedName,
   uploadPhoto,
+  count,
   type TestServer,
 } from '../helpers';
 
@@ -303,7 +304,9 @@ describe('signed webhook', { timeout: 30_000 }, () => {
     const reference = await submitted('ilve', simpleRequest(image1, image2));
     await receiver.waitFor((w) => w.event.data.reference === reference);
     await expect.poll(() => logs.filter((l) => l.level === 50 && l.reference === reference).length, { timeout: 10_000 }).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // Given up for good: the outbox will not try it again.
+    const givenUp = 'SELECT count(*) AS n FROM outbox o JOIN requests r ON r.id = o.request_id WHERE o.kind = ? AND o.failed_at IS NOT NULL AND r.reference = ?';
+    await expect.poll(() => count(server, givenUp, ['webhook', reference]), { timeout: 10_000 }).toBe(1);
     expect(receiver.received.filter((w) => w.event.data.reference === reference)).toHaveLength(1);
     expect(logs.filter((l) => l.reference === reference)).toHaveLength(1);
     receiver.answer = () => 204;

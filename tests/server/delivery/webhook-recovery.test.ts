@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { probeDatabase } from '../../support/database-probe';
 import { freePort } from '../../support/free-port';
 import { spawnServer, type ServerProcess } from '../../support/server-process';
 import { selfSignedCert } from '../../support/tls-cert';
@@ -55,7 +56,12 @@ describe('webhook delivery across a receiver outage and a kill -9 of the server'
     const seenWhileUp = receiver.received;
     await receiver.close();
     const during = await submitSome(server.url, 5);
-    await new Promise((r) => setTimeout(r, 500)); // a few refused attempts
+    // Each request made during the outage has been refused at least once before the kill.
+    const probe = probeDatabase({ dataDir: env.DATA_DIR, databaseUrl: '' });
+    cleanup.push(() => probe.close());
+    const refused = async () =>
+      (await probe.all<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE kind = 'webhook' AND sent_at IS NULL AND last_error IS NOT NULL"))[0].n;
+    await expect.poll(refused, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(during.length);
 
     await server.kill9();
     server = await spawnServer(serverPort, env);

@@ -18,7 +18,8 @@ describe('fair, bounded photo decoding', () => {
   it('finishes a small upload within 2 s while another client floods large PNGs', { timeout: 120_000 }, async () => {
     const big = await largePatternPng();
     const flood = Array.from({ length: 12 }, () => upload(big, 'image/png', '10.0.0.1'));
-    await new Promise((r) => setTimeout(r, 300)); // the flood is received and decoding
+    // The first refusal: the flooding client holds its full share (4) of decoding, running or waiting.
+    await Promise.any(flood.map((r) => r.then((res) => (res.statusCode === 503 ? res : Promise.reject(new Error('not refused'))))));
 
     const started = Date.now();
     const small = await upload(await jpegWithGps(), 'image/jpeg', '192.0.2.7');

@@ -25,7 +25,14 @@ interface Load {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A person's pace between tries, and the outage's probing rate: never a wait for something to happen. */
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until the customers have had `more` requests acknowledged since now: the load is flowing. */
+async function acknowledgedMore(load: Load, more: number): Promise<void> {
+  const target = load.acknowledged.length + more;
+  await expect.poll(() => load.acknowledged.length, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(target);
+}
 
 /** `workers` customers at once, each uploading two photos and sending, again and again; a 503 is tried again shortly, as a person would. */
 function customers(url: string, workers: number, photo: Buffer): Load {
@@ -41,13 +48,13 @@ function customers(url: string, workers: number, photo: Buffer): Load {
       const res = await call().catch(() => undefined);
       if (!res) {
         load.statuses.set(`${step} no answer`, (load.statuses.get(`${step} no answer`) ?? 0) + 1);
-        await sleep(100);
+        await pause(100);
         continue;
       }
       seen(step, res);
       if (res.status === 201) return read(res);
       await res.arrayBuffer();
-      await sleep(100);
+      await pause(100);
     }
     return undefined;
   };
@@ -159,10 +166,10 @@ describe.runIf(BACKEND === 'postgres')('PostgreSQL faults under load', { timeout
     const load = customers(server.url, 8, photo);
     let ended = 0;
     for (let i = 0; i < 5; i++) {
-      await sleep(400);
+      await acknowledgedMore(load, 2);
       ended += await db.terminateConnections();
     }
-    await sleep(500);
+    await acknowledgedMore(load, 2);
     await load.stop();
     expect(ended).toBeGreaterThan(5);
     await expectNothingLost(`pg_terminate_backend ×5 (${ended} connections ended)`, load);
@@ -170,9 +177,9 @@ describe.runIf(BACKEND === 'postgres')('PostgreSQL faults under load', { timeout
 
   it('a restart under load: no crash, no 500, nothing acknowledged lost', async () => {
     const load = customers(server.url, 8, photo);
-    await sleep(500);
+    await acknowledgedMore(load, 3);
     await db.restart();
-    await sleep(1000);
+    await acknowledgedMore(load, 8);
     await load.stop();
     await expectNothingLost('restart', load);
   });
@@ -202,7 +209,7 @@ describe.runIf(BACKEND === 'postgres')('PostgreSQL faults under load', { timeout
       note('metrics', metrics, (await metrics.text()).includes('portal_database_up 0') ? ' down' : ' no gauge');
       note('page', await fetch(`${server.url}/ilve/nl/be`));
       probes++;
-      await sleep(1000);
+      await pause(1000);
     }
     const during = logLines(server, from);
     await db.start();
@@ -211,7 +218,7 @@ describe.runIf(BACKEND === 'postgres')('PostgreSQL faults under load', { timeout
     while (recovered === undefined && Date.now() - startedAt < 30_000) {
       const res = await uploadPhoto(server.url, photo, 'a.png', 'image/png');
       if (res.status === 201) recovered = Date.now() - startedAt;
-      else await sleep(50);
+      else await pause(50);
     }
     const after = logLines(server, from);
 

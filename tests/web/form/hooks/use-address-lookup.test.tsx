@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
-import { screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { ADDRESS_LOOKUP_DELAY_MS } from '../../../../src/core/address-lookup';
 import { brands, renderForm, setMeta } from '../helpers';
 
 const pdok = (street: string, city: string, postcode: string, huisnummer: number) => ({
@@ -34,12 +35,20 @@ describe.each([
 
 describe('address lookup rules', () => {
   it('does not look up outside the Netherlands', async () => {
-    const fetch = stubLookup(pdok('x', 'y', '1000', 1));
-    const { user } = renderForm(brands.ilve, 'nl', 'be');
-    await user.type(screen.getByLabelText('Postcode'), '1000');
-    await user.type(screen.getByLabelText('Huisnummer'), '1');
-    await new Promise((r) => setTimeout(r, 700));
-    expect(fetch).not.toHaveBeenCalled();
+    // The debounce's clock only (React renders through setImmediate); fields filled as a paste would, since
+    // user-event's typing waits on real timers.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const fetch = stubLookup(pdok('x', 'y', '1118CP', 202));
+      renderForm(brands.ilve, 'nl', 'be');
+      act(() => void fireEvent.change(screen.getByLabelText('Postcode'), { target: { value: '1118CP' } }));
+      act(() => void fireEvent.change(screen.getByLabelText('Huisnummer'), { target: { value: '202' } }));
+      // Well past the lookup's debounce, with no waiting.
+      await act(() => vi.advanceTimersByTimeAsync(ADDRESS_LOOKUP_DELAY_MS * 4));
+      expect(fetch).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows a spinner in street and city while it runs; a failure stays silent', async () => {

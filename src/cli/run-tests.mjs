@@ -1,0 +1,48 @@
+// `npm test`: every step runs even when an earlier one fails, so one red
+// suite does not hide the others; a table of the steps closes the run and the
+// exit code is 1 when any failed. Plain Node, as supported-node.mjs: on a Node
+// the portal does not support, that first step says so and nothing else runs
+// (every other step would fail for the same reason).
+import { spawnSync } from 'node:child_process';
+
+const STEPS = [
+  { name: 'supported-node', command: ['node', 'src/cli/supported-node.mjs'], gate: true },
+  { name: 'build:validators', command: ['npm', 'run', 'build:validators'] },
+  { name: 'typecheck', command: ['npm', 'run', 'typecheck'] },
+  { name: 'lint', command: ['npm', 'run', 'lint'] },
+  { name: 'validate', command: ['npm', 'run', 'validate'] },
+  { name: 'test:unit', command: ['npm', 'run', 'test:unit'] },
+  { name: 'test:e2e', command: ['npm', 'run', 'test:e2e'] },
+  { name: 'test:engines', command: ['npm', 'run', 'test:engines'] },
+];
+
+// Ctrl-C reaches the running step too (one process group): the runner outlives it, stops, and prints the table.
+process.on('SIGINT', () => {});
+
+const results = [];
+let stopped = '';
+for (const step of STEPS) {
+  if (stopped) {
+    results.push({ name: step.name, status: 'not run', seconds: 0 });
+    continue;
+  }
+  console.log(`\n== npm test: ${step.name}`);
+  const started = performance.now();
+  const run = spawnSync(step.command[0], step.command.slice(1), { stdio: 'inherit' });
+  const seconds = (performance.now() - started) / 1000;
+  const status = run.status === 0 ? 'passed' : 'failed';
+  results.push({ name: step.name, status, seconds });
+  // The person wants the run to end, not the next step to start (130: npm's exit on SIGINT).
+  if (run.signal === 'SIGINT' || run.status === 130) stopped = 'stopped by Ctrl-C';
+  else if (status === 'failed' && step.gate) stopped = `${step.name} failed`;
+}
+
+const width = Math.max(...STEPS.map((s) => s.name.length));
+console.log(`\n${'step'.padEnd(width)}  status   seconds`);
+for (const { name, status, seconds } of results) console.log(`${name.padEnd(width)}  ${status.padEnd(7)}  ${seconds.toFixed(1).padStart(7)}`);
+const named = (status) => results.filter((r) => r.status === status).map((r) => r.name);
+const [failed, notRun] = [named('failed'), named('not run')];
+const total = results.reduce((sum, r) => sum + r.seconds, 0).toFixed(0);
+const verdict = failed.length === 0 ? `all ${results.length} steps passed` : `failed: ${failed.join(', ')}`;
+console.log(`npm test: ${verdict}${notRun.length > 0 ? `; not run (${stopped}): ${notRun.join(', ')}` : ''}; ${total} s`);
+process.exitCode = failed.length === 0 && notRun.length === 0 ? 0 : 1;
