@@ -19,6 +19,7 @@ import { PostNotice } from './templates/post-notice';
 import { SuccessPanel } from './templates/success-panel';
 import { loadFormValidation } from './validation';
 import { PhotoUploadField } from './fields/photo-upload-field';
+import { WholeNumberField } from './fields/whole-number-field';
 import { SelectWidget } from './widgets/select/select-widget';
 import { TermsCheckboxWidget } from './widgets/terms-checkbox/terms-checkbox-widget';
 import { TextareaWidget } from './widgets/textarea/textarea-widget';
@@ -37,7 +38,8 @@ const templates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> = {
   ErrorListTemplate: () => null,
 };
 const widgets: RegistryWidgetsType = { SelectWidget, TextareaWidget, termsCheckbox: TermsCheckboxWidget };
-const fields: RegistryFieldsType = { photoUpload: PhotoUploadField, brandChoice: BrandChoiceField };
+// NumberField replaces rjsf's own for whole numbers (fields/whole-number-field.tsx).
+const fields: RegistryFieldsType = { photoUpload: PhotoUploadField, brandChoice: BrandChoiceField, NumberField: WholeNumberField };
 // No defaults from the schema: rjsf would otherwise tick the terms box (`const: true` as default)
 // and create empty photo objects.
 const defaultsBehaviour = { emptyObjectFields: 'skipDefaults', constAsDefaults: 'never' } as const;

@@ -304,3 +304,26 @@ describe('RepairForm: draft', () => {
     expect(saved.image1).toBe('a1b2c3.jpg');
   });
 });
+
+describe('RepairForm: a whole number', () => {
+  it('sends the house number typed as a number, a word as the form’s own error, and never builds a number format on the way', async () => {
+    // rjsf asks Intl.NumberFormat for a decimal separator on every render of a number; the first costs a phone a long task.
+    const numberFormat = vi.spyOn(Intl, 'NumberFormat');
+    const fetch = stubFetch([{ ok: true, status: 201 }]);
+    storeDraft('ilve', { ...validData('simple'), house_number: undefined });
+    const { user } = renderForm(brands.ilve, 'nl', 'nl');
+    expect(await screen.findByDisplayValue('Jan Jansen')).toBeTruthy();
+    const house = screen.getByLabelText('Huisnummer') as HTMLInputElement;
+    await user.type(house, 'twaalf');
+    await user.click(submitButton());
+    expect(submitCalls(fetch)).toHaveLength(0);
+    expect(house.getAttribute('aria-invalid')).toBe('true');
+    await user.clear(house);
+    await user.type(house, '12');
+    await user.click(submitButton());
+    expect(await screen.findByRole('heading', { name: 'Aanvraag ontvangen' })).toBeTruthy();
+    expect(JSON.parse(String(submitCalls(fetch)[0][1].body)).house_number).toBe(12);
+    expect(numberFormat).not.toHaveBeenCalled();
+    numberFormat.mockRestore();
+  });
+});
