@@ -65,6 +65,8 @@ export interface DueDelivery {
   subject: string;
   body: string;
   attempts: number;
+  /** When it was queued (or queued again by redeliver): it is retried until DELIVERY_GIVE_UP_HOURS after. */
+  queuedAt: number;
   /** Stable over every retry: the mail's Message-ID and the webhook-id. */
   messageId: string;
   reference: string;
