@@ -49,6 +49,7 @@ const mail = (kind: string, to: string, counted = true): QueuedDelivery => ({
   to,
   subject: `${kind} subject`,
   text: `${kind} text`,
+  messageId: crypto.randomUUID(),
   ...(counted ? { limitKey: to } : {}),
 });
 
