@@ -83,6 +83,8 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       );
     },
   });
+  // A client killed mid-session (kill -9 of the portal) resets its connection: nothing to report.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.server.address() as { port: number };
   return {
