@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../support/free-port';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink';
-import { jpegWithGps, png, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from '../helpers';
+import { selfSignedCert } from '../../support/tls-cert';
+import { newWebhookSecret, startWebhookReceiver } from '../../support/webhook-receiver';
+import { brandsWith, jpegWithGps, png, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from '../helpers';
 
 const MINUTE = 60_000;
 /** Longer than the longest pause between two attempts (30 min, up to 1.5 × with jitter): every waiting delivery is due after each step. */
@@ -9,10 +11,12 @@ const STEP = 46 * MINUTE;
 
 let server: TestServer | undefined;
 let sink: SmtpSink | undefined;
+const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   await server?.dispose();
   await sink?.close();
   server = sink = undefined;
+  for (const step of cleanup.splice(0).reverse()) await step();
 });
 
 interface LogLine {
@@ -24,10 +28,10 @@ interface LogLine {
  * The delivery workers run on a clock the test moves on by hours (AppOptions.clock); the database, the
  * SMTP server and the retry schedule are the real ones, with the production defaults (30 s base, 72 h).
  */
-async function serverOnClock(smtpPort: number, logs: LogLine[]) {
+async function serverOnClock(smtpPort: number, logs: LogLine[], env: Record<string, string> = {}) {
   let offset = 0;
   const s = await startTestServer(
-    { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'service@portal.example.com', METRICS_TOKEN: 'scrape-token' },
+    { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'service@portal.example.com', METRICS_TOKEN: 'scrape-token', ...env },
     {},
     {
       logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) } },
@@ -140,5 +144,41 @@ describe('an SMTP relay down for hours', { timeout: 120_000 }, () => {
     expect(sink.mails.map((m) => m.headers.get('x-repair-reference'))).toEqual([reference]);
     // A refusal of one recipient says nothing about the relay: no "down" line.
     expect(logs.filter((l) => l.msg.includes('is down'))).toHaveLength(0);
+  });
+
+  it('retries a webhook its receiver answers 503, 429 or 408 for hours, and ends one it answers 400 after one attempt', async () => {
+    const tls = selfSignedCert();
+    const secret = newWebhookSecret();
+    const receiver = await startWebhookReceiver(secret, tls);
+    cleanup.push(() => receiver.close(), () => tls.dispose());
+    sink = await startSmtpSink();
+    const logs: LogLine[] = [];
+    const run = await serverOnClock(Number(new URL(sink.url).port), logs, {
+      BRANDS_DIR: brandsWith({ ilve: { webhook: { url: receiver.url, secretEnv: 'ILVE_WEBHOOK_SECRET', allowPrivateNetwork: true } } }),
+      ILVE_WEBHOOK_SECRET: secret,
+      WEBHOOK_CA_FILE: tls.certFile,
+    });
+    server = run.server;
+    const transient = [503, 429, 408, 500, 502];
+    receiver.answer = (_id, seenBefore) => (seenBefore < transient.length ? transient[seenBefore] : 204);
+    const [kept] = await submitRequests(server.url, 1);
+    const webhook = async (reference: string) =>
+      (await server!.sql.all<{ attempts: number; sent_at: number | null; failed_at: number | null }>(
+        `SELECT o.attempts, o.sent_at, o.failed_at FROM outbox o JOIN requests r ON r.id = o.request_id WHERE o.kind = 'webhook' AND r.reference = ?`,
+        [reference],
+      ))[0];
+    for (let attempt = 1; attempt <= transient.length; attempt++) {
+      await expect.poll(async () => (await webhook(kept)).attempts, { timeout: 15_000 }).toBe(attempt);
+      run.advance(STEP);
+    }
+    await expect.poll(async () => (await webhook(kept)).sent_at !== null, { timeout: 15_000 }).toBe(true);
+    expect(receiver.received.filter((w) => w.event.data.reference === kept).map((w) => w.status)).toEqual([...transient, 204]);
+    expect(logs.filter((l) => l.msg === 'delivery: webhook to ilve is down; deliveries stay queued and are retried for 72 h')).toHaveLength(1);
+    expect(logs.filter((l) => l.msg.startsWith('delivery: webhook to ilve is back after'))).toHaveLength(1);
+
+    receiver.answer = () => 400;
+    const [refused] = await submitRequests(server.url, 1);
+    await expect.poll(async () => (await webhook(refused)).failed_at !== null, { timeout: 15_000 }).toBe(true);
+    expect((await webhook(refused)).attempts).toBe(1);
   });
 });
