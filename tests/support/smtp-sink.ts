@@ -72,8 +72,13 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       const { mailFrom, rcptTo, smtpUtf8 } = session.envelope;
       const envelope = { from: mailFrom ? mailFrom.address : '', to: rcptTo.map((r) => r.address), smtpUtf8: smtpUtf8 === true, bytes: 0 };
       stream.on('data', (chunk: Buffer) => (envelope.bytes += chunk.length));
+      // A message cut off by its client (killed mid-DATA) is not a mail received, as for any real server.
+      let complete = false;
+      stream.on('end', () => (complete = true));
+      stream.on('error', () => {});
       simpleParser(stream).then(
         (mail) => {
+          if (!complete) return callback(new Error('message cut off'));
           envelopes.set(mail, envelope);
           mails.push(mail);
           for (const wake of waiters.splice(0)) wake();

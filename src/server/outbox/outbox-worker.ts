@@ -64,9 +64,6 @@ export class OutboxWorker {
   /** The look for due rows under way, if any: one at a time, and stop() waits for it. */
   private looking: Promise<DueDelivery[]> | undefined;
   private recording: Promise<void> = Promise.resolve();
-  /** Whether a recording is under way, or one is due at the next turn of the event loop. */
-  private recordingBusy = false;
-  private recordScheduled = false;
   private stopped = false;
   /** Failures of the outbox in a row, and until when polls wait because of them. */
   private failures = 0;
@@ -167,25 +164,10 @@ export class OutboxWorker {
     this.finished.push(result);
     this.unrecorded.add(result.delivery.id);
     this.inFlight.delete(result.delivery.id);
-    this.recordSoon();
     if (!this.launchScheduled && !this.stopped) {
       this.launchScheduled = true;
       setImmediate(() => void this.launch());
     }
-  }
-
-  /**
-   * Records what finished at the next turn of the event loop, not at the next poll: a mail the relay took
-   * and not yet recorded is sent again after a crash, so the shorter that time, the fewer duplicates.
-   * Results finishing while a recording is under way wait for it and go together in the next.
-   */
-  private recordSoon(): void {
-    if (this.recordScheduled || this.recordingBusy || this.stopped) return;
-    this.recordScheduled = true;
-    setImmediate(() => {
-      this.recordScheduled = false;
-      if (this.now() >= this.pausedUntil) void this.record();
-    });
   }
 
   /**
@@ -198,8 +180,7 @@ export class OutboxWorker {
     const results = this.finished;
     this.finished = [];
     const now = this.now();
-    this.recordingBusy = true;
-    const recording: Promise<void> = this.recording
+    this.recording = this.recording
       .then(() => this.rows.record(results.map((r) => this.update(r, now)), now))
       .then(
         () => {
@@ -210,13 +191,7 @@ export class OutboxWorker {
           this.finished.unshift(...results);
           this.pause(error, 'recording delivery results failed');
         },
-      )
-      .finally(() => {
-        if (this.recording !== recording) return;
-        this.recordingBusy = false;
-        if (this.finished.length > 0) this.recordSoon();
-      });
-    this.recording = recording;
+      );
     return this.recording;
   }
 
@@ -252,8 +227,9 @@ export class OutboxWorker {
 
   /** One line when a destination goes down (a transient failure after a success, or the first), one when it is back. */
   private watch(delivery: DueDelivery, outcome: AttemptOutcome, error: unknown): void {
-    // A permanent refusal is about one recipient, not about the destination.
-    if (error instanceof DeliveryError && error.permanent) return;
+    // Only the transport's failures say a destination is down: a permanent refusal is about one recipient,
+    // and a request's own trouble (a photo no longer stored) about that request.
+    if (outcome !== 'delivered' && !(error instanceof DeliveryError && !error.permanent)) return;
     const { channel } = this.options;
     const destination = this.destinationOf(delivery);
     const down = this.down.get(destination);
