@@ -13,7 +13,7 @@ import type { PortalData } from '../server/portal-data';
 import { eraseSubject } from '../server/privacy/erasure';
 import type { Storage } from '../server/storage/port';
 import { CommandError, runCommand } from './requests/command-error';
-import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
+import { formatDeliveries, listDeliveries, redeliver, redeliverFailed, sinceTime } from './requests/deliveries';
 import { eraseReport } from './requests/erase-report';
 import { EXPORT_FORMATS, exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
@@ -30,7 +30,7 @@ const COMMANDS: Record<string, { usage: string; options: string[]; positionals: 
   show: { usage: 'show <reference> | show --email <address>   [--photos-to FOLDER]', options: ['email', 'photos-to'], positionals: [0, 1] },
   erase: { usage: 'erase --email <address>', options: ['email'], positionals: [0, 0] },
   deliveries: { usage: 'deliveries', options: [], positionals: [0, 0] },
-  redeliver: { usage: 'redeliver <reference>', options: [], positionals: [1, 1] },
+  redeliver: { usage: 'redeliver <reference> | redeliver --failed [--since <ISO date or time | 90m, 12h, 3d>]', options: ['failed', 'since'], positionals: [0, 1] },
   'migrate-to-postgres': { usage: 'migrate-to-postgres [--allow-missing-photos]', options: ['allow-missing-photos'], positionals: [0, 0] },
 };
 
@@ -47,6 +47,8 @@ const HELP = `usage: npm run requests -- <command>
   erase --email <address>         removes everything held about that person; reports counts per table
   deliveries                      deliveries pending or failed for good, per destination
   redeliver <reference>           queues a request's desk mail and webhook (and failed mails) again
+  redeliver --failed [--since <ISO date or time | 90m, 12h, 3d>]
+                                  queues every delivery that failed for good again (with --since: those failed since then)
   migrate-to-postgres [--allow-missing-photos]
                                   moves DATA_DIR's SQLite requests and photos into DATABASE_URL (server stopped; docs/postgresql.md)
 Where: DATABASE_URL (PostgreSQL) when set, else DATA_DIR (default ./data), from the environment or .env, as the server reads them.`;
@@ -61,6 +63,8 @@ const OPTIONS = {
   email: { type: 'string' },
   'photos-to': { type: 'string' },
   'allow-missing-photos': { type: 'boolean' },
+  failed: { type: 'boolean' },
+  since: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -149,8 +153,13 @@ function taskOf(command: string, operand: string | undefined, values: Values, da
     }
     case 'deliveries':
       return { readonly: true, run: async (storage) => print(formatDeliveries(await listDeliveries(storage))) };
-    default:
-      return { readonly: false, run: (storage) => queueAgain(storage, operand!) };
+    default: {
+      if ((operand === undefined) === (values.failed === undefined)) throw misused('redeliver takes a reference or --failed', 'redeliver');
+      if (values.since !== undefined && !values.failed) throw misused('--since goes with --failed', 'redeliver');
+      if (operand) return { readonly: false, run: (storage) => queueAgain(storage, operand) };
+      const since = values.since === undefined ? undefined : sinceTime(values.since);
+      return { readonly: false, run: (storage) => queueFailed(storage, since) };
+    }
   }
 }
 
@@ -181,6 +190,12 @@ async function queueAgain(storage: Storage, typed: string): Promise<void> {
   const queued = await redeliver(storage, reference);
   if (queued === undefined) throw new CommandError(`No request with reference ${reference} in ${storage.description}.`);
   console.log(`Queued ${queued} deliver${queued === 1 ? 'y' : 'ies'} of ${reference} again; the running server sends them within seconds.`);
+}
+
+async function queueFailed(storage: Storage, since: number | undefined): Promise<void> {
+  const queued = await redeliverFailed(storage, since);
+  const which = since === undefined ? 'that failed for good' : `that failed for good since ${new Date(since).toISOString()}`;
+  console.log(`Queued ${queued} deliver${queued === 1 ? 'y' : 'ies'} ${which} again; the running server sends them within seconds.`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await runCommand(() => main(process.argv.slice(2)));

@@ -54,6 +54,8 @@ export interface AppOptions {
   logger?: false | LogSettings;
   /** Makes new requests' references; the default draws them at random (tests force a collision with their own). */
   references?: () => string;
+  /** The delivery workers' clock (ms since 1970); the default is Date.now. Tests move it on by hours. */
+  clock?: () => number;
 }
 
 /**
@@ -62,7 +64,7 @@ export interface AppOptions {
  * metrics, and the background deliveries (mails, webhooks) and photo sweep,
  * all stopped by `app.close()`.
  */
-export async function buildApp(config: ServerConfig, { logger = false, references }: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(config: ServerConfig, { logger = false, references, clock }: AppOptions = {}): Promise<FastifyInstance> {
   // The forms, languages and countries (schemas/): the log's redaction needs the forms' personal fields.
   const data = loadPortalData(config.schemasDir);
   const app = Fastify({
@@ -103,6 +105,8 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
     signers,
     log: app.log,
     onAttempt: metrics.deliveryAttempt.bind(metrics),
+    onDestination: metrics.deliveryDestination.bind(metrics),
+    clock,
   });
   const store = new RequestStore(writer, references);
   const mailCap = new MailCap(storage.tally, config.mailsPerBrandPerHour, (brand, until) =>

@@ -59,7 +59,6 @@ export interface ServerConfig {
   webhookTimeoutMs: number;
   webhookMaxInFlight: number;
   webhookRetryBaseMs: number;
-  webhookMaxAttempts: number;
   /** PEM file of extra certificate authorities for webhook receivers (a private CA). */
   webhookCaFile: string;
   /** Where the brands' webhook secrets are read (brand files name the variable). */
@@ -90,7 +89,11 @@ export interface ServerConfig {
   retentionMs: number;
   retentionIntervalMs: number;
   mailRetryBaseMs: number;
-  mailMaxAttempts: number;
+  /**
+   * DELIVERY_GIVE_UP_HOURS: how long after it was queued a delivery that keeps meeting a relay or
+   * receiver down is still retried (at most 30 min apart); a permanent refusal ends it at once.
+   */
+  deliveryGiveUpMs: number;
   mailPollIntervalMs: number;
   webhookPollIntervalMs: number;
   minFreeDiskBytes: number;
@@ -244,7 +247,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     webhookTimeoutMs,
     webhookMaxInFlight: integer(env, 'WEBHOOK_MAX_IN_FLIGHT', 8, 1, 256),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10),
-    webhookMaxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 12, 1),
     webhookCaFile: text(env, 'WEBHOOK_CA_FILE', ''),
     secretsEnv: env,
     rateLimits: {
@@ -298,7 +300,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     retentionMs: integer(env, 'RETENTION_DAYS', 90, 1, 3650) * DAY,
     retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', 60 * MINUTE, 1000),
     mailRetryBaseMs: integer(env, 'MAIL_RETRY_BASE_MS', 30_000, 10),
-    mailMaxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1),
+    // A long weekend with the relay down: Friday evening to Monday evening.
+    deliveryGiveUpMs: integer(env, 'DELIVERY_GIVE_UP_HOURS', 72, 1, 24 * 90) * 60 * MINUTE,
     mailPollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 50, 10),
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 50, 10),
     minFreeDiskBytes: integer(env, 'MIN_FREE_DISK_MB', 256, 0) * MB,

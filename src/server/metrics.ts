@@ -36,6 +36,13 @@ export class PortalMetrics {
     registers: [this.registry],
   });
 
+  private readonly destinations = new Gauge({
+    name: 'portal_delivery_destination_up',
+    help: 'Whether a delivery destination took its last attempt (1) or is down and its deliveries wait (0), by channel (mail, webhook) and destination (the mail relay; the brand for webhooks): alert on 0 lasting.',
+    labelNames: ['channel', 'destination'],
+    registers: [this.registry],
+  });
+
   /** `databaseUp`: whether requests can be stored now; while not, the outbox gauges keep their last values. */
   constructor(storage: Pick<Storage, 'outboxFigures'>, databaseUp: () => boolean) {
     // Process figures (CPU, memory, event-loop lag) beside the portal's own.
@@ -100,5 +107,9 @@ export class PortalMetrics {
 
   deliveryAttempt(kind: string, outcome: AttemptOutcome): void {
     this.attempts.inc({ kind, outcome });
+  }
+
+  deliveryDestination(channel: string, destination: string, up: boolean): void {
+    this.destinations.set({ channel, destination }, up ? 1 : 0);
   }
 }

@@ -44,6 +44,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RETENTION_DAYS: '0' }, '/srv')).toThrow(/RETENTION_DAYS/);
   });
 
+  it('retries deliveries for 72 hours unless DELIVERY_GIVE_UP_HOURS says otherwise (whole hours, at least 1)', () => {
+    expect(loadConfig({}, '/srv').deliveryGiveUpMs).toBe(72 * 60 * 60_000);
+    expect(loadConfig({ DELIVERY_GIVE_UP_HOURS: '168' }, '/srv').deliveryGiveUpMs).toBe(168 * 60 * 60_000);
+    expect(() => loadConfig({ DELIVERY_GIVE_UP_HOURS: '0' }, '/srv')).toThrow(/DELIVERY_GIVE_UP_HOURS/);
+    expect(() => loadConfig({ DELIVERY_GIVE_UP_HOURS: '1.5' }, '/srv')).toThrow(/DELIVERY_GIVE_UP_HOURS/);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],

@@ -26,6 +26,10 @@ export interface SmtpSink {
   hold(): void;
   /** RCPT TO this address answers `550 <address> unknown user`, quoting it as real servers do. */
   refuse(address: string): void;
+  /** Takes mail for an address refused before. */
+  accept(address: string): void;
+  /** While on, every connection is answered `421 Service not available` and closed, as a relay in maintenance does. */
+  unavailable(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +41,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const commands: string[] = [];
   const waiters: (() => void)[] = [];
   let held = false;
+  let closed = false;
   const refused = new Set<string>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
@@ -51,6 +56,10 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       error: () => {},
       fatal: () => {},
     } as never,
+    onConnect(_session, callback) {
+      if (!closed) return callback();
+      callback(Object.assign(new Error('Service not available, closing transmission channel'), { responseCode: 421 }));
+    },
     onMailFrom(_address, session, callback) {
       greetings.push(session.hostNameAppearsAs);
       if (!held) callback();
@@ -63,8 +72,13 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       const { mailFrom, rcptTo, smtpUtf8 } = session.envelope;
       const envelope = { from: mailFrom ? mailFrom.address : '', to: rcptTo.map((r) => r.address), smtpUtf8: smtpUtf8 === true, bytes: 0 };
       stream.on('data', (chunk: Buffer) => (envelope.bytes += chunk.length));
+      // A message cut off by its client (killed mid-DATA) is not a mail received, as for any real server.
+      let complete = false;
+      stream.on('end', () => (complete = true));
+      stream.on('error', () => {});
       simpleParser(stream).then(
         (mail) => {
+          if (!complete) return callback(new Error('message cut off'));
           envelopes.set(mail, envelope);
           mails.push(mail);
           for (const wake of waiters.splice(0)) wake();
@@ -74,6 +88,8 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       );
     },
   });
+  // A client killed mid-session (kill -9 of the portal) resets its connection: nothing to report.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.server.address() as { port: number };
   return {
@@ -102,6 +118,10 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       held = true;
     },
     refuse: (address) => void refused.add(address),
+    accept: (address) => void refused.delete(address),
+    unavailable: (on) => {
+      closed = on;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

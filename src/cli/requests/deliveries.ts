@@ -1,5 +1,6 @@
 import { storedReference } from '../../core/reference';
 import type { Storage } from '../../server/storage/port';
+import { CommandError } from './command-error';
 import type { Undelivered } from '../../server/storage/records';
 
 export type DeliveryRow = Undelivered;
@@ -32,7 +33,7 @@ export function formatDeliveries(rows: DeliveryRow[], now = Date.now()): string[
     lines.push(`  ${row.reference}  ${state}, ${row.attempts} attempt${row.attempts === 1 ? '' : 's'}${error}`);
   }
   const failed = rows.filter((r) => r.failedAt !== null).length;
-  lines.push(`\n${rows.length - failed} pending, ${failed} failed. Replay one with: npm run requests -- redeliver <reference>`);
+  lines.push(`\n${rows.length - failed} pending, ${failed} failed. Replay one with: npm run requests -- redeliver <reference>; all failed: redeliver --failed`);
   return lines;
 }
 
@@ -54,4 +55,20 @@ const RESENT_KINDS = ['desk', 'webhook'];
  */
 export function redeliver(storage: Pick<Storage, 'requeue'>, typed: string, now = Date.now()): Promise<number | undefined> {
   return storage.requeue(storedReference(typed), RESENT_KINDS, now);
+}
+
+/** Queues every delivery that failed for good again (those failed at or after `since`, when given); how many. */
+export function redeliverFailed(storage: Pick<Storage, 'requeueFailed'>, since: number | undefined, now = Date.now()): Promise<number> {
+  return storage.requeueFailed(since, now);
+}
+
+const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--since`: an ISO date or time (2026-11-27, 2026-11-27T08:00+01:00), or a duration back from now (90m, 12h, 3d). */
+export function sinceTime(typed: string, now = Date.now()): number {
+  const duration = /^(\d+)\s*([mhd])$/i.exec(typed.trim());
+  if (duration) return now - Number(duration[1]) * UNITS[duration[2].toLowerCase()];
+  const at = /^\d{4}-\d{2}-\d{2}/.test(typed) ? Date.parse(typed) : Number.NaN;
+  if (Number.isNaN(at)) throw new CommandError(`--since must be an ISO date or time (2026-11-27, 2026-11-27T08:00+01:00) or a duration (90m, 12h, 3d), not "${typed}"`, 2);
+  return at;
 }

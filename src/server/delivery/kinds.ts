@@ -20,12 +20,21 @@ export const DELIVERY_KINDS = Object.keys(KINDS) as DeliveryKind[];
 export const CHANNELS = [...new Set(DELIVERY_KINDS.map((k) => KINDS[k].channel))] as Channel[];
 
 /**
- * A delivery of `kind` to queue with its request: its channel follows from the kind, and an unverified
- * address counts against the mail limit under the mailbox it reaches (customer and dealer mails alike).
+ * A delivery's id, from its request's reference and its kind: the same on every attempt, after a crash,
+ * on another instance and after a redelivery, so a receiver that dedupes on the Message-ID or the
+ * webhook-id sees each delivery once.
  */
-export function queued(kind: DeliveryKind, to: string, subject: string, text: string): QueuedDelivery {
+export function deliveryId(reference: string, kind: DeliveryKind): string {
+  return `${reference}.${kind}`;
+}
+
+/**
+ * A delivery of `kind` for the request `reference` to queue with it: its channel follows from the kind, and an
+ * unverified address counts against the mail limit under the mailbox it reaches (customer and dealer mails alike).
+ */
+export function queued(kind: DeliveryKind, reference: string, to: string, subject: string, text: string): QueuedDelivery {
   const { channel, unverified } = KINDS[kind];
-  return { kind, channel, to, subject, text, ...(unverified ? { limitKey: mailboxOf(to) } : {}) };
+  return { kind, channel, to, subject, text, messageId: deliveryId(reference, kind), ...(unverified ? { limitKey: mailboxOf(to) } : {}) };
 }
 
 /** A failed attempt; `permanent` ends the retries, `retryAfterMs` is the receiver's wish. */

@@ -10,7 +10,7 @@ import { createWebhookSender } from '../delivery/webhook/webhook-sender';
 import type { PhotoLinks } from '../photos/photo-links';
 import type { PortalData } from '../portal-data';
 import type { RequestWriter, Storage } from '../storage/port';
-import { OutboxWorker, type AttemptOutcome, type OutboxRows } from './outbox-worker';
+import { OutboxWorker, type AttemptOutcome, type DestinationState, type OutboxRows } from './outbox-worker';
 
 export interface DeliveryWorkersOptions {
   config: ServerConfig;
@@ -25,6 +25,9 @@ export interface DeliveryWorkersOptions {
   signers: ReadonlyMap<string, Webhook>;
   log: FastifyBaseLogger;
   onAttempt: (kind: string, outcome: AttemptOutcome) => void;
+  onDestination: DestinationState;
+  /** The workers' time: Date.now, or a test's clock moved on by hours. */
+  clock?: () => number;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface DeliveryWorkersOptions {
  * and handing them to its sender (delivery/), with its own limits. Stopping
  * waits for what is under way and records it.
  */
-export async function startDeliveryWorkers({ config, brands, data, storage, writer, links, signers, log, onAttempt }: DeliveryWorkersOptions) {
+export async function startDeliveryWorkers({ config, brands, data, storage, writer, links, signers, log, onAttempt, onDestination, clock }: DeliveryWorkersOptions) {
   const rows = (channel: string): OutboxRows => ({
     take: (limit, busy, now) => storage.leaseDue(channel, limit, busy, now),
     record: (updates, now) => writer.recordDeliveries(updates, now),
@@ -54,26 +57,34 @@ export async function startDeliveryWorkers({ config, brands, data, storage, writ
       rows('mail'),
       mailSender(mail, { brands, data, fromAddress: config.mailFrom, readPhoto: (name) => storage.photos.read(name), timeZone: config.timeZone }),
       {
+        channel: 'mail',
         // Twice the pooled connections: each has its next mail ready while results are recorded.
         maxInFlight: 2 * config.smtpMaxConnections,
         retryBaseMs: config.mailRetryBaseMs,
-        maxAttempts: config.mailMaxAttempts,
+        giveUpMs: config.deliveryGiveUpMs,
         pollIntervalMs: config.mailPollIntervalMs,
+        clock,
       },
       log,
       onAttempt,
+      onDestination,
     ),
     new OutboxWorker(
       rows('webhook'),
       webhooks.deliver,
       {
+        channel: 'webhook',
         maxInFlight: config.webhookMaxInFlight,
         retryBaseMs: config.webhookRetryBaseMs,
-        maxAttempts: config.webhookMaxAttempts,
+        giveUpMs: config.deliveryGiveUpMs,
         pollIntervalMs: config.webhookPollIntervalMs,
+        // Each brand's webhook goes to its own receiver, up or down on its own.
+        destinationOf: (delivery) => delivery.brand,
+        clock,
       },
       log,
       onAttempt,
+      onDestination,
     ),
   ];
   for (const worker of workers) worker.start();

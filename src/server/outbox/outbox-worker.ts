@@ -19,12 +19,25 @@ const MAX_PAUSE_MS = 10_000;
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
 
 export interface OutboxWorkerOptions {
+  /** The channel's name (mail, webhook), as the log and the metrics say it. */
+  channel: string;
   /** Deliveries under way at once: a slow receiver holds at most this many. */
   maxInFlight: number;
   retryBaseMs: number;
-  maxAttempts: number;
+  /** How long after it was queued a delivery is still retried (DELIVERY_GIVE_UP_HOURS); a permanent refusal ends it sooner. */
+  giveUpMs: number;
   pollIntervalMs: number;
+  /**
+   * Where a delivery goes, as far as being up or down goes: one relay for mail, each brand's receiver
+   * for webhooks. Defaults to the channel: one destination.
+   */
+  destinationOf?: (delivery: DueDelivery) => string;
+  /** The time, in ms since 1970: Date.now, or a test's clock moved on by hours. */
+  clock?: () => number;
 }
+
+/** A destination went down (its first transient failure after a success) or came back (its first success after). */
+export type DestinationState = (channel: string, destination: string, up: boolean) => void;
 
 interface Result {
   delivery: DueDelivery;
@@ -55,6 +68,10 @@ export class OutboxWorker {
   /** Failures of the outbox in a row, and until when polls wait because of them. */
   private failures = 0;
   private pausedUntil = 0;
+  /** The destinations down since the failure recorded then; absent: up (or not tried yet). */
+  private readonly down = new Map<string, { since: number; failedAttempts: number }>();
+  private readonly now: () => number;
+  private readonly destinationOf: (delivery: DueDelivery) => string;
 
   constructor(
     private readonly rows: OutboxRows,
@@ -62,7 +79,11 @@ export class OutboxWorker {
     private readonly options: OutboxWorkerOptions,
     private readonly log: FastifyBaseLogger,
     private readonly onAttempt: (kind: string, outcome: AttemptOutcome) => void = () => {},
-  ) {}
+    private readonly onDestination: DestinationState = () => {},
+  ) {
+    this.now = options.clock ?? Date.now;
+    this.destinationOf = options.destinationOf ?? (() => options.channel);
+  }
 
   start(): void {
     this.timer = setInterval(() => this.poll(), this.options.pollIntervalMs);
@@ -79,7 +100,7 @@ export class OutboxWorker {
   }
 
   private poll(): void {
-    if (Date.now() < this.pausedUntil) return;
+    if (this.now() < this.pausedUntil) return;
     void this.record();
     this.launchedThisPoll = 0;
     void this.launch();
@@ -94,12 +115,12 @@ export class OutboxWorker {
   private async launch(): Promise<void> {
     this.launchScheduled = false;
     // One look at a time: two at once would take the same rows (SQLite) or more than the free slots.
-    if (this.looking || this.stopped || Date.now() < this.pausedUntil) return;
+    if (this.looking || this.stopped || this.now() < this.pausedUntil) return;
     const free = Math.min(this.options.maxInFlight - this.inFlight.size, 2 * this.options.maxInFlight - this.launchedThisPoll);
     if (free <= 0) return;
     const busy = new Set([...this.inFlight.keys(), ...this.unrecorded]);
     let rows: DueDelivery[];
-    this.looking = this.rows.take(free, busy, Date.now());
+    this.looking = this.rows.take(free, busy, this.now());
     try {
       rows = await this.looking;
       this.failures = 0;
@@ -126,14 +147,17 @@ export class OutboxWorker {
    */
   private pause(error: unknown, what: string): void {
     this.failures++;
-    this.pausedUntil = Date.now() + backoffMs(this.failures, this.options.pollIntervalMs, MAX_PAUSE_MS);
+    this.pausedUntil = this.now() + backoffMs(this.failures, this.options.pollIntervalMs, MAX_PAUSE_MS);
     if (!isStoreUnavailable(error)) this.log.error({ err: error }, `outbox: ${what}`);
   }
 
-  /** A refusal the receiver means (a 4xx, a 5xx mail reply), or the last attempt, ends the retries. */
+  /**
+   * A refusal the receiver means (a 5xx mail reply, a webhook 4xx but 408/429) ends the retries; anything
+   * else (a relay or receiver down, busy, or slow) is retried until giveUpMs after the delivery was queued.
+   */
   private judge(delivery: DueDelivery, error: unknown): AttemptOutcome {
     const permanent = error instanceof DeliveryError && error.permanent;
-    return permanent || delivery.attempts + 1 >= this.options.maxAttempts ? 'failed' : 'retry';
+    return permanent || this.now() - delivery.queuedAt >= this.options.giveUpMs ? 'failed' : 'retry';
   }
 
   private finish(result: Result): void {
@@ -155,7 +179,7 @@ export class OutboxWorker {
     if (this.finished.length === 0) return this.recording;
     const results = this.finished;
     this.finished = [];
-    const now = Date.now();
+    const now = this.now();
     this.recording = this.recording
       .then(() => this.rows.record(results.map((r) => this.update(r, now)), now))
       .then(
@@ -186,14 +210,44 @@ export class OutboxWorker {
     };
   }
 
-  /** Logged once per attempt, after it is recorded: the final failure at error level, with the reference. */
+  /**
+   * After an attempt is recorded: its metric; a delivery that failed for good at error level, with the
+   * reference; a retry only at debug level, since an outage fails every queued delivery over and over:
+   * that a destination went down and came back is said once each (watch).
+   */
   private report({ delivery, outcome, error }: Result): void {
     const { kind, reference } = delivery;
     this.onAttempt(kind, outcome);
+    this.watch(delivery, outcome, error);
     if (outcome === 'delivered') return;
     const context = { reference, kind, deliveryId: delivery.id, attempt: delivery.attempts + 1, err: errorText(error) };
     if (outcome === 'failed') this.log.error(context, `delivery failed for good: ${kind} of request ${reference}`);
-    else this.log.warn(context, 'delivery failed; will retry');
+    else this.log.debug(context, 'delivery failed; will retry');
+  }
+
+  /** One line when a destination goes down (a transient failure after a success, or the first), one when it is back. */
+  private watch(delivery: DueDelivery, outcome: AttemptOutcome, error: unknown): void {
+    // Only the transport's failures say a destination is down: a permanent refusal is about one recipient,
+    // and a request's own trouble (a photo no longer stored) about that request.
+    if (outcome !== 'delivered' && !(error instanceof DeliveryError && !error.permanent)) return;
+    const { channel } = this.options;
+    const destination = this.destinationOf(delivery);
+    const down = this.down.get(destination);
+    const where = destination === channel ? channel : `${channel} to ${destination}`;
+    if (outcome === 'delivered') {
+      if (!down) return;
+      this.down.delete(destination);
+      this.onDestination(channel, destination, true);
+      const minutes = Math.round((this.now() - down.since) / 60_000);
+      this.log.info({ channel, destination, failedAttempts: down.failedAttempts, downMinutes: minutes }, `delivery: ${where} is back after ${minutes} min; queued deliveries follow`);
+    } else if (down) {
+      down.failedAttempts++;
+    } else {
+      this.down.set(destination, { since: this.now(), failedAttempts: 1 });
+      this.onDestination(channel, destination, false);
+      const hours = Math.round(this.options.giveUpMs / 3_600_000);
+      this.log.warn({ channel, destination, err: scrubText(errorText(error)) }, `delivery: ${where} is down; deliveries stay queued and are retried for ${hours} h`);
+    }
   }
 }
 

@@ -68,6 +68,8 @@ export interface Storage {
   undelivered(): Promise<Undelivered[]>;
   /** Queues a request's deliveries of `kinds`, and any of its that failed for good, again; undefined: no such request. */
   requeue(reference: string, kinds: readonly string[], now: number): Promise<number | undefined>;
+  /** Queues every delivery that failed for good (at or after `since`, when given) again; how many. */
+  requeueFailed(since: number | undefined, now: number): Promise<number>;
   outboxFigures(): Promise<OutboxFigures>;
   /** Deliveries queued since `since`, and deliveries sent since then (the bench's report). */
   deliveriesSince(since: number): Promise<{ queued: number; sent: number }>;

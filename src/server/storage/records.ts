@@ -15,6 +15,8 @@ export interface QueuedDelivery {
   text: string;
   /** Counted against the per-recipient limit under this key (an address the portal has not verified); undefined: not counted. */
   limitKey?: string;
+  /** The mail's Message-ID (left of the @) and the webhook's id: one per delivery, the same on every attempt. */
+  messageId: string;
 }
 
 /** A validated request, ready to store. */
@@ -65,6 +67,8 @@ export interface DueDelivery {
   subject: string;
   body: string;
   attempts: number;
+  /** When it was queued (or queued again by redeliver): it is retried until DELIVERY_GIVE_UP_HOURS after. */
+  queuedAt: number;
   /** Stable over every retry: the mail's Message-ID and the webhook-id. */
   messageId: string;
   reference: string;

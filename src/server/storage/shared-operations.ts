@@ -1,5 +1,5 @@
 import type { ErasedRows, Storage } from './port';
-import { deliveriesSince, outboxFigures, requeue, undelivered } from './queries/outbox';
+import { deliveriesSince, outboxFigures, requeue, requeueFailed, undelivered } from './queries/outbox';
 import { deliveriesOf, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest } from './queries/privacy';
 import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
 
@@ -12,7 +12,7 @@ export interface BackendParts {
 
 type SharedOperations = Pick<
   Storage,
-  | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'outboxFigures' | 'deliveriesSince'
+  | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'requeueFailed' | 'outboxFigures' | 'deliveriesSince'
   | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'photosOfRequests' | 'deliveriesOf' | 'mailsByLimitKey' | 'rewriteRequest' | 'rewriteMail'
 >;
 
@@ -25,6 +25,7 @@ export function sharedOperations({ db, removePhotoBytes }: BackendParts): Shared
     requestsAfter: (afterId, limit) => requestsAfter(db, afterId, limit),
     undelivered: () => undelivered(db),
     requeue: (reference, kinds, now) => requeue(db, reference, kinds, now),
+    requeueFailed: (since, now) => requeueFailed(db, since, now),
     outboxFigures: () => outboxFigures(db),
     deliveriesSince: (since) => deliveriesSince(db, since),
     expiredRequests: (cutoff, limit) => expiredRequests(db, cutoff, limit),

@@ -90,7 +90,8 @@ describe('service-desk mail over SMTP', { timeout: 30_000 }, () => {
     expect(mail.subject).toBe(`Reparatieaanvraag ${reference} – Ilve – 1234 AB Utrecht`);
     expect(mail.from?.value[0]).toEqual({ name: 'Ilve Service', address: 'service@portal.example.com' });
     expect(mail.replyTo?.value[0].address).toBe('klant@example.com');
-    expect(mail.messageId).toMatch(/@portal\.example\.com>$/);
+    // The receiver's dedupe key: from the reference and the kind, the same on every attempt and after a crash.
+    expect(mail.messageId).toBe(`<${reference}.desk@portal.example.com>`);
     expect(mail.headers.get('x-repair-reference')).toBe(reference);
     expect(smtp.greetings).toContain('mx-out.portal.example.com');
 
@@ -260,6 +261,7 @@ describe('signed webhook', { timeout: 30_000 }, () => {
       [delivered.id, 503],
       [delivered.id, 204],
     ]);
+    expect(delivered.id).toBe(`msg_${reference}.webhook`);
     expect(receiver.rejected).toEqual([]);
 
     const { data, type } = delivered.event;

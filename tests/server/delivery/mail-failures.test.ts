@@ -16,10 +16,15 @@ describe('mail delivery failures', { timeout: 30_000 }, () => {
   it('makes SMTP down for good visible: one error log per mail with the reference, and /metrics', async () => {
     const logs: { level: number; msg: string; reference?: string; kind?: string }[] = [];
     const closedPort = await freePort();
+    // The delivery workers' clock jumps past DELIVERY_GIVE_UP_HOURS once the first attempts are made.
+    let offset = 0;
     server = await startTestServer(
-      { SMTP_URL: `smtp://127.0.0.1:${closedPort}`, MAIL_FROM: 'service@portal.example.com', MAIL_MAX_ATTEMPTS: '2', MAIL_RETRY_BASE_MS: '20', METRICS_TOKEN: 'scrape-token' },
+      { SMTP_URL: `smtp://127.0.0.1:${closedPort}`, MAIL_FROM: 'service@portal.example.com', DELIVERY_GIVE_UP_HOURS: '1', METRICS_TOKEN: 'scrape-token' },
       {},
-      { logger: { level: 'warn', stream: { write: (line: string) => void logs.push(JSON.parse(line) as (typeof logs)[number]) } } },
+      {
+        logger: { level: 'warn', stream: { write: (line: string) => void logs.push(JSON.parse(line) as (typeof logs)[number]) } },
+        clock: () => Date.now() + offset,
+      },
     );
     const images = await Promise.all([uploadedName(server.url, await jpegWithGps()), uploadedName(server.url, await png(), 'b.png', 'image/png')]);
     const res = await submit(server.url, 'ilve', simpleRequest(...images));
@@ -27,6 +32,8 @@ describe('mail delivery failures', { timeout: 30_000 }, () => {
     const { reference } = (await res.json()) as { reference: string };
 
     const failedForGood = () => logs.filter((l) => l.level === 50 && l.reference === reference);
+    await expect.poll(() => logs.filter((l) => l.msg.includes('mail is down')).length, { timeout: 15_000 }).toBe(1);
+    offset = 61 * 60_000;
     await expect.poll(() => failedForGood().length, { timeout: 15_000 }).toBe(2);
     expect(failedForGood().map((l) => l.kind).sort()).toEqual(['confirmation', 'desk']);
     expect(failedForGood()[0].msg).toMatch(/failed for good/);

@@ -9,9 +9,11 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs(4, 1000, 0, () => 0.5)).toBe(8000);
   });
 
-  it('never waits more than about 6 hours, and honours a longer Retry-After', () => {
-    expect(retryDelayMs(40, 30_000, 0, () => 0.5)).toBe(6 * 60 * 60_000);
+  it('never waits more than about 30 minutes, and honours a longer Retry-After up to that', () => {
+    expect(retryDelayMs(40, 30_000, 0, () => 0.5)).toBe(30 * 60_000);
+    expect(retryDelayMs(40, 30_000, 0, () => 0.999)).toBeLessThan(45 * 60_000);
     expect(retryDelayMs(1, 1000, 120_000, () => 0.5)).toBe(120_000);
+    expect(retryDelayMs(1, 1000, 24 * 60 * 60_000, () => 0.5)).toBe(30 * 60_000);
   });
 });
 

@@ -77,7 +77,7 @@ describe('request writer (the backend under test)', () => {
       ],
       idempotencyKey,
       reference,
-      deliveries: [{ kind: 'confirmation', channel: 'mail', to: 'klant@example.com', subject: 's', text: 't', limitKey: 'klant@example.com' }],
+      deliveries: [{ kind: 'confirmation', channel: 'mail', to: 'klant@example.com', subject: 's', text: 't', limitKey: 'klant@example.com', messageId: `${reference}.confirmation` }],
     };
   };
 

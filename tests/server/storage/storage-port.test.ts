@@ -49,6 +49,7 @@ const mail = (kind: string, to: string, counted = true): QueuedDelivery => ({
   to,
   subject: `${kind} subject`,
   text: `${kind} text`,
+  messageId: crypto.randomUUID(),
   ...(counted ? { limitKey: to } : {}),
 });
 
@@ -155,7 +156,8 @@ describe('deliveries', () => {
     const now = Date.now() + 1000;
     const mails = await storage.leaseDue('mail', 10, new Set(), now);
     expect(mails.map((d) => [d.reference, d.kind])).toEqual([['ref-1', 'confirmation'], ['ref-1', 'desk'], ['ref-2', 'confirmation'], ['ref-2', 'desk']]);
-    expect(mails[0]).toMatchObject({ brand: 'ilve', recipient: 'klant@example.com', attempts: 0, messageId: expect.any(String) });
+    expect(mails[0]).toMatchObject({ brand: 'ilve', recipient: 'klant@example.com', attempts: 0, messageId: expect.any(String), queuedAt: expect.any(Number) });
+    expect(mails[0].queuedAt).toBeLessThanOrEqual(now);
     const busy = new Set(mails.map((d) => d.id));
     expect(await storage.leaseDue('mail', 10, busy, now)).toEqual([]);
     expect((await storage.leaseDue('webhook', 10, new Set(), now)).map((d) => d.kind)).toEqual(['webhook', 'webhook']);
@@ -180,6 +182,24 @@ describe('deliveries', () => {
     expect(await storage.requeue('ref-1', ['desk', 'webhook'], now)).toBe(2);
     expect(await storage.requeue('no-such-ref', ['desk'], now)).toBeUndefined();
     expect((await storage.outboxFigures()).failedByKind).toEqual({});
+  });
+
+  it('queues every delivery that failed for good again, or those failed since a time, as newly queued', async () => {
+    await store(await request('ref-1'));
+    await store(await request('ref-2'));
+    const due = await storage.leaseDue('mail', 10, new Set(), Date.now() + 1000);
+    const now = Date.now();
+    const failed = (d: (typeof due)[number], at: number) => writer.recordDeliveries([{ id: d.id, delivered: false, attempts: 3, nextAttemptAt: at, lastError: 'x', failedForGood: true }], at);
+    await failed(due[0], now - 3_600_000);
+    await failed(due[1], now);
+    await failed(due[2], now);
+    await writer.recordDeliveries([{ id: due[3].id, delivered: true }], now);
+    expect(await storage.requeueFailed(now - 60_000, now + 5)).toBe(2);
+    expect(await storage.requeueFailed(undefined, now + 10)).toBe(1);
+    expect(await storage.requeueFailed(undefined, now + 10)).toBe(0);
+    const again = await storage.leaseDue('mail', 10, new Set(), now + 10);
+    expect(again.map((d) => [d.id, d.attempts]).sort()).toEqual([due[0], due[1], due[2]].map((d) => [d.id, 0]).sort());
+    expect(again.find((d) => d.id === due[0].id)?.queuedAt).toBe(now + 10);
   });
 });
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { plainError } from '../group-commit';
 import type { Outcome, RequestWriter, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
@@ -119,7 +118,7 @@ export class PostgresRequestWriter implements RequestWriter {
          FROM json_to_recordset(?::json) AS d(kind text, channel text, recipient text, limit_key text, subject text, body text, message_id text)`,
         [
           id, now, now,
-          JSON.stringify(queued.map((d) => ({ ...d, recipient: d.to, limit_key: d.limitKey ?? null, body: d.text, message_id: randomUUID() }))),
+          JSON.stringify(queued.map((d) => ({ ...d, recipient: d.to, limit_key: d.limitKey ?? null, body: d.text, message_id: d.messageId }))),
         ],
       );
     }

@@ -20,6 +20,8 @@ export function dueSelection(db: Db) {
       'outbox.subject',
       'outbox.body',
       'outbox.attempts',
+      // Rows queued before they kept the time: their request's.
+      eb.fn.coalesce('outbox.queued_at', 'requests.created_at').as('queuedAt'),
       // Rows queued before they kept a message id: the one derived from their id, as sent then.
       eb.fn.coalesce('outbox.message_id', eb(eb.val('outbox-'), '||', eb.cast<string>('outbox.id', 'text'))).as('messageId'),
       'requests.reference',
@@ -92,6 +94,18 @@ export async function requeue(db: Db, reference: string, kinds: readonly string[
     .set({ sent_at: null, failed_at: null, attempts: 0, last_error: null, next_attempt_at: now, queued_at: now })
     .where('request_id', '=', request.id)
     .where((eb) => eb.or([eb('kind', 'in', [...kinds]), eb('failed_at', 'is not', null)]))
+    .executeTakeFirst();
+  return Number(numUpdatedRows);
+}
+
+/** Every delivery that failed for good (at or after `since`) queued again, as new: retried until DELIVERY_GIVE_UP_HOURS from now. */
+export async function requeueFailed(db: Db, since: number | undefined, now: number): Promise<number> {
+  const { numUpdatedRows } = await db
+    .updateTable('outbox')
+    .set({ failed_at: null, attempts: 0, last_error: null, next_attempt_at: now, queued_at: now })
+    .where('failed_at', 'is not', null)
+    .where('sent_at', 'is', null)
+    .$if(since !== undefined, (qb) => qb.where('failed_at', '>=', since!))
     .executeTakeFirst();
   return Number(numUpdatedRows);
 }

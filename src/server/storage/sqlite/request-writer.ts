@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { parentPort } from 'node:worker_threads';
 import { Kysely } from 'kysely';
@@ -67,7 +66,7 @@ export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: Wri
     if (unavailable.length > 0) throw new UndoItem<SubmitOutcome>({ kind: 'photos-unavailable', fields: unavailable });
     const sent = new Map(limitKeys(s.deliveries).map((key) => [key, (sentTo.all(key, now - DAY_MS) as { n: number }[])[0].n]));
     for (const d of withinMailLimit(s.deliveries, sent, mailsPerRecipientPerDay)) {
-      queue.run(id, d.kind, d.channel, d.to, d.limitKey ?? null, d.subject, d.text, now, now, randomUUID());
+      queue.run(id, d.kind, d.channel, d.to, d.limitKey ?? null, d.subject, d.text, now, now, d.messageId);
     }
     return { kind: 'stored', reference: s.reference, replay: false };
   });
