@@ -8,8 +8,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailboxOf } from '../../../src/core/mailbox';
+import { startSmtpSink } from '../../support/smtp-sink';
 import { captureLogs } from '../log-capture';
-import { extendedRequest, png, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from '../helpers';
+import { extendedRequest, png, simpleRequest, startTestServer, submit, until, uploadedName, type TestServer } from '../helpers';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -54,6 +55,33 @@ describe('mails to one mailbox', { timeout: 60_000 }, () => {
     // Every request reached the desk all the same.
     const [{ n }] = await s.sql.all<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE kind = 'desk'");
     expect(Number(n)).toBe(16);
+  });
+});
+
+describe('mails to one Gmail inbox', { timeout: 60_000 }, () => {
+  it('are counted as one mailbox across dotted spellings and googlemail.com: the inbox gets no more than the limit', async () => {
+    const smtp = await startSmtpSink();
+    try {
+      server = await startTestServer({ MAILS_PER_RECIPIENT_PER_DAY: '5', SMTP_URL: smtp.url, MAIL_FROM: 'service@portal.example.com' });
+      const s = server;
+      const spellings = ['annajansen@gmail.com', 'anna.jansen@gmail.com', 'a.n.n.a.jansen@gmail.com', 'AnnaJansen@googlemail.com', 'anna.jansen+rma@googlemail.com', 'a.nnajansen@GMAIL.com'];
+      for (let i = 0; i < 11; i++) {
+        const [image1, image2] = await photos(s);
+        const res = await submit(s.url, 'ilve', { ...simpleRequest(image1, image2), client_email: spellings[i % spellings.length] }, { 'idempotency-key': crypto.randomUUID() });
+        expect(res.status).toBe(201);
+      }
+      // Every mail queued has gone out (11 desk mails and the confirmations let through), then the inbox is counted.
+      await until(async () => (await s.sql.all<{ n: number }>('SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL'))[0].n == 0 && smtp.mails.length >= 11, 'every queued mail sent');
+      const inbox = new Set(spellings.map((a) => a.toLowerCase()));
+      const toInbox = smtp.mails.filter((m) => smtp.envelopeOf(m).to.some((to) => inbox.has(to.toLowerCase())));
+      expect(toInbox).toHaveLength(5);
+      expect(smtp.mails.length - toInbox.length).toBe(11);
+    } finally {
+      // The server first: the sink's close waits for the server's pooled SMTP connections to end.
+      await server?.dispose();
+      server = undefined;
+      await smtp.close();
+    }
   });
 });
 
