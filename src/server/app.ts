@@ -105,13 +105,20 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
     onAttempt: metrics.deliveryAttempt.bind(metrics),
   });
   const store = new RequestStore(writer, references);
-  const mailCap = new MailCap(storage.tally, config.mailsPerBrandPerHour, (brand, until) =>
-    app.log.warn({ brand, cap: config.mailsPerBrandPerHour, until: new Date(until).toISOString() }, 'mail cap reached: customer and dealer mails of this brand are held back until the hour is over'),
-  );
+  const mailCap = new MailCap(storage.tally, config.mailBudgets, {
+    reached: (brand, budget, until) =>
+      app.log.warn(
+        { brand, budget, until: new Date(until).toISOString() },
+        budget === 'customers'
+          ? "mail cap reached: this brand's confirmations wait for the next hour with room"
+          : "mail cap reached: this brand's dealer notices are not sent until the hour is over",
+      ),
+  });
   const validators = compileForms(data);
   const intake = new Intake(store, new RequestValidator(data, validators), mailCap, {
     accepted: (brand) => metrics.requestAccepted(brand),
-    withheld: (brand, mails) => metrics.mailsWithheld(brand, mails),
+    held: (brand) => metrics.mailHeld(brand),
+    withheld: (brand) => metrics.mailWithheld(brand),
   }, data, config.timeZone);
   const stopSweep = schedulePhotoSweep(photos, { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs }, app.log);
   const stopRetention = scheduleRetention(

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_ADDRESS_LOOKUP_URL } from '../core/address-lookup';
+import type { MailBudgets } from './intake/mail-cap';
 import type { FairQueueLimits } from './photos/fair-queue';
 import type { SlowClientLimits } from './plugins/slow-clients';
 import type { DecodeBudget } from './photos/reencode';
@@ -47,8 +48,12 @@ export interface ServerConfig {
   smtpName: string;
   /** Mails to one unverified address (confirmation, dealer notice) per 24 hours; more are dropped silently. */
   mailsPerRecipientPerDay: number;
-  /** Customer and dealer mails one brand sends per hour, all instances together; past it they are held back. */
-  mailsPerBrandPerHour: number;
+  /**
+   * The brand's hourly mail cap, all instances together (intake/mail-cap.ts): confirmations per brand
+   * (past it they wait for a later hour), dealer notices per brand (past it they are not sent), and one
+   * client's share of both.
+   */
+  mailBudgets: MailBudgets;
   /** Bearer token /metrics asks for; empty = /metrics is not served. */
   metricsToken: string;
   /** Origin the signed photo links in webhooks point at (PUBLIC_URL, else API_BASE); empty = unset, refused at start once a brand has a webhook. */
@@ -236,7 +241,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     smtpName: text(env, 'SMTP_NAME', mailFrom.split('@')[1]),
     smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 10, 1, 50),
     mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
-    mailsPerBrandPerHour: integer(env, 'MAILS_PER_BRAND_PER_HOUR', 1000, 1),
+    mailBudgets: {
+      perBrand: integer(env, 'MAILS_PER_BRAND_PER_HOUR', 1000, 1),
+      noticesPerBrand: integer(env, 'DEALER_MAILS_PER_BRAND_PER_HOUR', 100, 1),
+      perClient: integer(env, 'MAILS_PER_CLIENT_PER_HOUR', 20, 1),
+    },
     metricsToken: text(env, 'METRICS_TOKEN', ''),
     publicUrl: publicUrl && httpUrl('PUBLIC_URL', publicUrl, { originOnly: true }),
     photoUrlSecret,

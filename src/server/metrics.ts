@@ -23,9 +23,15 @@ export class PortalMetrics {
     labelNames: ['outcome', 'reason'],
     registers: [this.registry],
   });
+  private readonly held = new Counter({
+    name: 'portal_mails_held_total',
+    help: "Customers' confirmations put off to a later hour by the brand's hourly mail cap (MAILS_PER_BRAND_PER_HOUR) or the client's share of it, by brand.",
+    labelNames: ['brand'],
+    registers: [this.registry],
+  });
   private readonly withheld = new Counter({
     name: 'portal_mails_withheld_total',
-    help: "Customer and dealer mails held back because the brand's hourly mail cap (MAILS_PER_BRAND_PER_HOUR) was reached, by brand.",
+    help: 'Dealer notices not sent because the hourly budget (DEALER_MAILS_PER_BRAND_PER_HOUR) or the client\'s share was reached, by brand.',
     labelNames: ['brand'],
     registers: [this.registry],
   });
@@ -90,8 +96,12 @@ export class PortalMetrics {
     this.requests.inc({ brand });
   }
 
-  mailsWithheld(brand: string, mails: number): void {
-    this.withheld.inc({ brand }, mails);
+  mailHeld(brand: string): void {
+    this.held.inc({ brand });
+  }
+
+  mailWithheld(brand: string): void {
+    this.withheld.inc({ brand });
   }
 
   upload(outcome: 'accepted' | 'refused', reason = ''): void {

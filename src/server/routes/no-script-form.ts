@@ -139,6 +139,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           body: shapeRequest(formData, model, brand, locale),
           locale,
           idempotencyKey: key,
+          client: clientKey(req.ip),
           // Only a request about to be stored counts toward the submit limit: corrections never lock a customer out.
           admit: async () => {
             const limit = await acceptedLimit(req);

@@ -15,6 +15,8 @@ export interface QueuedDelivery {
   text: string;
   /** Counted against the per-recipient limit under this key (an address the portal has not verified); undefined: not counted. */
   limitKey?: string;
+  /** Not sent before this time (a mail held back by the brand's mail cap); undefined: at once. */
+  notBefore?: number;
 }
 
 /** A validated request, ready to store. */
