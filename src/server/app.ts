@@ -150,8 +150,11 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   // An upload precedes the form it is for: every form's photos follow one rule (npm run validate checks it); no photos, no uploads.
   const rules = uploadRules(data.forms.values()) ?? { maxBytes: 0, types: [] };
   const photoIntake = new PhotoIntake(photos, rules, config.photoBudget, new FairQueue(config.photoDecoding));
-  await app.register(healthRoutes, { storage, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
-  const room = new DiskGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
+  const room = new DiskGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes }, {
+    evicted: (n) => metrics.photosEvicted(n),
+  });
+  metrics.unclaimedPhotoQuota(() => room.quotaUsed());
+  await app.register(healthRoutes, { storage, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes, room });
   // Forms of other sites must not post in a visitor's name (uploads and the form without scripts).
   const origins = new PostOrigins([config.publicUrl, ...config.corsOrigins]);
   await app.register(imagesRoute, { intake: photoIntake, rules, room, rateLimit: config.rateLimits.uploads, metrics, origins });

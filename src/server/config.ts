@@ -87,7 +87,7 @@ export interface ServerConfig {
   /** Photos decoded at once, and how many one client / all clients may have waiting. */
   photoDecoding: FairQueueLimits;
   /** Unclaimed photos kept per client and in total (bytes), before uploads are refused with 503. */
-  photoQuota: { perClientBytes: number; totalBytes: number };
+  photoQuota: { perClientBytes: number; perNetworkBytes: number; totalBytes: number };
   /** Unreferenced photos older than this are removed by the sweep. */
   photoTtlMs: number;
   photoSweepIntervalMs: number;
@@ -300,6 +300,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     // Two phone photos re-encoded take about 10–20 MB; a client may start a few forms.
     photoQuota: {
       perClientBytes: integer(env, 'PHOTO_QUOTA_PER_CLIENT_MB', 100, 1) * MB,
+      // A /24 or /56 holds a household, an office or a small provider's customers: a few dozen clients' worth.
+      perNetworkBytes: integer(env, 'PHOTO_QUOTA_PER_NETWORK_MB', 500, 1) * MB,
       totalBytes: integer(env, 'PHOTO_QUOTA_TOTAL_MB', 5 * 1024, 1) * MB,
     },
     photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),

@@ -35,6 +35,11 @@ export class PortalMetrics {
     labelNames: ['brand'],
     registers: [this.registry],
   });
+  private readonly evicted = new Counter({
+    name: 'portal_photos_evicted_total',
+    help: 'Unclaimed photos removed, oldest first, to make room for an upload within its shares once the total quota (PHOTO_QUOTA_TOTAL_MB) was full.',
+    registers: [this.registry],
+  });
   private readonly attempts = new Counter({
     name: 'portal_delivery_attempts_total',
     help: 'Delivery attempts by kind (confirmation, dealer, desk, webhook) and outcome (delivered, retry, failed = failed for good).',
@@ -102,6 +107,23 @@ export class PortalMetrics {
 
   mailWithheld(brand: string): void {
     this.withheld.inc({ brand });
+  }
+
+  photosEvicted(photos: number): void {
+    this.evicted.inc(photos);
+  }
+
+  /** The share of the unclaimed-photo quota in use, read at each scrape (`read` answers it; a failed read is skipped). */
+  unclaimedPhotoQuota(read: () => Promise<number>): void {
+    new Gauge({
+      name: 'portal_unclaimed_photo_quota_ratio',
+      help: 'Unclaimed photos as a share of PHOTO_QUOTA_TOTAL_MB (all instances): past 0.8 /readyz warns, at 1 the oldest make room.',
+      registers: [this.registry],
+      async collect() {
+        const ratio = await read().catch(() => undefined);
+        if (ratio !== undefined) this.set(ratio);
+      },
+    });
   }
 
   upload(outcome: 'accepted' | 'refused', reason = ''): void {

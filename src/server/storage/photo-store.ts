@@ -18,8 +18,10 @@ export interface PhotoStore {
   read(name: string): Promise<Buffer | undefined>;
   /** A stored photo's size in bytes as kept; undefined when its bytes are gone. */
   size(name: string): Promise<number | undefined>;
-  /** Bytes of unclaimed photos: everyone's, and those of one owner (the storage quotas). */
-  unclaimedBytes(owner: string): Promise<{ total: number; mine: number }>;
+  /** Bytes of unclaimed photos: everyone's, one owner's, and those of owners whose text starts with `group` (the storage quotas). */
+  unclaimedBytes(owner: string, group?: string): Promise<{ total: number; mine: number; group: number }>;
+  /** Forgets the oldest unclaimed photos until at least `bytes` are freed (room for a new client); returns how many. */
+  evictOldestUnclaimed(bytes: number): Promise<number>;
   /**
    * Forgets photos no request claimed before `cutoff` (abandoned forms). The
    * row goes first: from then on a submit naming the photo gets 422, so the

@@ -129,7 +129,7 @@ describe('versioned migrations (the backend under test)', () => {
     expect(await look.all('SELECT message_id, queued_at, channel, limit_key FROM outbox')).toEqual([
       { message_id: null, queued_at: null, channel: 'mail', limit_key: 'a@example.com' },
     ]);
-    expect(await storage.photos.unclaimedBytes('x')).toEqual({ total: 0, mine: 0 });
+    expect(await storage.photos.unclaimedBytes('x')).toEqual({ total: 0, mine: 0, group: 0 });
   });
 });
 
