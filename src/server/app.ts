@@ -120,7 +120,11 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
     held: (brand) => metrics.mailHeld(brand),
     withheld: (brand) => metrics.mailWithheld(brand),
   }, data, config.timeZone);
-  const stopSweep = schedulePhotoSweep(photos, { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs }, app.log);
+  const stopSweep = schedulePhotoSweep(
+    photos,
+    { ttlMs: config.photoTtlMs, overShareTtlMs: config.photoOverShareTtlMs, shareBytes: config.photoQuota.perClientBytes, intervalMs: config.photoSweepIntervalMs },
+    app.log,
+  );
   const stopRetention = scheduleRetention(
     { storage, dataDir: config.dataDir },
     { retentionMs: config.retentionMs, intervalMs: config.retentionIntervalMs },

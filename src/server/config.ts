@@ -90,6 +90,8 @@ export interface ServerConfig {
   photoQuota: { perClientBytes: number; perNetworkBytes: number; totalBytes: number };
   /** Unreferenced photos older than this are removed by the sweep. */
   photoTtlMs: number;
+  /** Unreferenced photos of a client whose unclaimed photos reach its quota are removed after this. */
+  photoOverShareTtlMs: number;
   photoSweepIntervalMs: number;
   /** Requests (photos, mails, delivery records) are removed this long after they were created and delivered (GDPR). */
   retentionMs: number;
@@ -305,6 +307,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
       totalBytes: integer(env, 'PHOTO_QUOTA_TOTAL_MB', 5 * 1024, 1) * MB,
     },
     photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
+    photoOverShareTtlMs: integer(env, 'PHOTO_TTL_OVER_SHARE_MS', 60 * MINUTE, 1000),
     photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
     retentionMs: integer(env, 'RETENTION_DAYS', 90, 1, 3650) * DAY,
     retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', 60 * MINUTE, 1000),

@@ -28,6 +28,8 @@ export interface PhotoStore {
    * bytes are never removed under a request that claimed it.
    */
   removeUnclaimedBefore(cutoff: number): Promise<number>;
+  /** Forgets unclaimed photos made before `cutoff` by owners whose unclaimed photos reach `shareBytes`; returns how many. */
+  removeOverShareBefore(cutoff: number, shareBytes: number): Promise<number>;
   /** Rows with their bytes, as another storage held them (the move to PostgreSQL, the bench's seeding); existing names are left. */
   import(rows: readonly (PhotoRow & { data: Buffer })[]): Promise<number>;
   /** Start-up cleanup: temp files a crash left, and kept bytes no row names, once older than `minAgeMs`. */

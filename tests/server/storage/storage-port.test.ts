@@ -251,6 +251,19 @@ describe('photos', () => {
     for (const { name } of claimed.photos) expect(await storage.photos.read(name)).toBeDefined();
   });
 
+  it('forgets sooner the unclaimed photos of an owner at its share, and only theirs', async () => {
+    const hour = 60 * 60_000;
+    const hoarder = '192.0.2.0/24 192.0.2.7';
+    const old = [await storage.photos.add(tempWith('aaaa'), 'jpg', hoarder, Date.now() - 2 * hour), await storage.photos.add(tempWith('bbbb'), 'jpg', hoarder, Date.now() - 2 * hour)];
+    const recent = await storage.photos.add(tempWith('cccc'), 'jpg', hoarder);
+    const other = await storage.photos.add(tempWith('dddd'), 'jpg', '198.51.100.0/24 198.51.100.1', Date.now() - 2 * hour);
+    expect(await storage.photos.removeOverShareBefore(Date.now() - hour, 12)).toBe(2);
+    expect(await Promise.all(old.map((p) => storage.photos.read(p.name)))).toEqual([undefined, undefined]);
+    expect(await storage.photos.read(recent.name)).toEqual(Buffer.from('cccc'));
+    expect(await storage.photos.read(other.name)).toEqual(Buffer.from('dddd'));
+    expect(await storage.photos.removeOverShareBefore(Date.now() - hour, 12)).toBe(0);
+  });
+
   it('imports rows with their bytes once', async () => {
     const row = { name: 'imported.jpg', created_at: 1, request_id: null, owner: null, bytes: 3, data: Buffer.from('abc') };
     expect(await storage.photos.import([row])).toBe(1);

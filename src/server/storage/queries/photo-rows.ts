@@ -57,6 +57,23 @@ export async function removeUnclaimedRows(db: Db, cutoff: number): Promise<strin
   return rows.map((r) => r.name);
 }
 
+/**
+ * Removes the rows of unclaimed photos made before `cutoff` by owners whose unclaimed photos
+ * together reach `shareBytes` (a client at its share keeps them a shorter time); returns their names.
+ */
+export async function removeOverShareRows(db: Db, cutoff: number, shareBytes: number): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('photos')
+    .where('request_id', 'is', null)
+    .where('created_at', '<', cutoff)
+    .where('owner', 'in', (eb) =>
+      eb.selectFrom('photos').select('owner').where('request_id', 'is', null).groupBy('owner').having((h) => h.fn.sum<number>('bytes'), '>=', shareBytes),
+    )
+    .returning('name')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
 export async function photoNames(db: Db): Promise<Set<string>> {
   return new Set((await db.selectFrom('photos').select('name').execute()).map((r) => r.name));
 }
