@@ -66,6 +66,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     PHOTO_DECODE_PER_CLIENT: '100000',
     PHOTO_DECODE_QUEUE: '100000',
     PHOTO_QUOTA_PER_CLIENT_MB: '1000000',
+    MAILS_PER_CLIENT_PER_HOUR: '100000',
     PHOTO_QUOTA_TOTAL_MB: '1000000',
     MIN_FREE_DISK_MB: '0',
     LOG_LEVEL: 'warn',

@@ -9,7 +9,8 @@ const DOMAIN = /^[\p{L}\p{M}\p{N}.-]+$/u;
  * no address comes back trimmed and lower-cased; it never throws.
  *
  * Pure (the URL API does the IDNA mapping, so core needs no node:punycode).
- * Dots in the name part are kept: only some providers ignore them.
+ * Dots in the name part are kept, but where the provider ignores them
+ * (SAME_INBOX): a.nna@gmail.com and anna@googlemail.com are one inbox.
  */
 export function mailboxOf(address: string): string {
   const text = address.trim();
@@ -18,8 +19,20 @@ export function mailboxOf(address: string): string {
   const local = text.slice(0, at).toLowerCase().normalize('NFC');
   // A name part that is all tag (+tag@…) is kept whole: nothing would be left to count.
   const name = local.split('+')[0] || local;
-  return `${name}@${asciiDomain(text.slice(at + 1))}`;
+  const domain = asciiDomain(text.slice(at + 1));
+  const provider = SAME_INBOX.get(domain);
+  return provider ? `${name.replaceAll('.', '')}@${provider}` : `${name}@${domain}`;
 }
+
+/**
+ * Domains whose provider delivers every dotted spelling of a name to one inbox, each with the domain its
+ * key is counted under. Storage keeps keys made by this table (the outbox's limit_key): a change here
+ * needs a migration that rewrites them (sqlite/ and postgres/migrations.ts, version 5).
+ */
+const SAME_INBOX: ReadonlyMap<string, string> = new Map([
+  ['gmail.com', 'gmail.com'],
+  ['googlemail.com', 'gmail.com'],
+]);
 
 function asciiDomain(domain: string): string {
   // A trailing dot names the same host (the DNS root); spaces before it are no part of a domain.

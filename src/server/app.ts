@@ -109,15 +109,26 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
     clock,
   });
   const store = new RequestStore(writer, references);
-  const mailCap = new MailCap(storage.tally, config.mailsPerBrandPerHour, (brand, until) =>
-    app.log.warn({ brand, cap: config.mailsPerBrandPerHour, until: new Date(until).toISOString() }, 'mail cap reached: customer and dealer mails of this brand are held back until the hour is over'),
-  );
+  const mailCap = new MailCap(storage.tally, config.mailBudgets, {
+    reached: (brand, budget, until) =>
+      app.log.warn(
+        { brand, budget, until: new Date(until).toISOString() },
+        budget === 'customers'
+          ? "mail cap reached: this brand's confirmations wait for the next hour with room"
+          : "mail cap reached: this brand's dealer notices are not sent until the hour is over",
+      ),
+  });
   const validators = compileForms(data);
   const intake = new Intake(store, new RequestValidator(data, validators), mailCap, {
     accepted: (brand) => metrics.requestAccepted(brand),
-    withheld: (brand, mails) => metrics.mailsWithheld(brand, mails),
+    held: (brand) => metrics.mailHeld(brand),
+    withheld: (brand) => metrics.mailWithheld(brand),
   }, data, config.timeZone);
-  const stopSweep = schedulePhotoSweep(photos, { ttlMs: config.photoTtlMs, intervalMs: config.photoSweepIntervalMs }, app.log);
+  const stopSweep = schedulePhotoSweep(
+    photos,
+    { ttlMs: config.photoTtlMs, overShareTtlMs: config.photoOverShareTtlMs, shareBytes: config.photoQuota.perClientBytes, intervalMs: config.photoSweepIntervalMs },
+    app.log,
+  );
   const stopRetention = scheduleRetention(
     { storage, dataDir: config.dataDir },
     { retentionMs: config.retentionMs, intervalMs: config.retentionIntervalMs },
@@ -147,8 +158,11 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   // An upload precedes the form it is for: every form's photos follow one rule (npm run validate checks it); no photos, no uploads.
   const rules = uploadRules(data.forms.values()) ?? { maxBytes: 0, types: [] };
   const photoIntake = new PhotoIntake(photos, rules, config.photoBudget, new FairQueue(config.photoDecoding));
-  await app.register(healthRoutes, { storage, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes });
-  const room = new DiskGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes });
+  const room = new DiskGuard(photos, config.dataDir, { ...config.photoQuota, minFreeDiskBytes: config.minFreeDiskBytes }, {
+    evicted: (n) => metrics.photosEvicted(n),
+  });
+  metrics.unclaimedPhotoQuota(() => room.quotaUsed());
+  await app.register(healthRoutes, { storage, store, dataDir: config.dataDir, minFreeDiskBytes: config.minFreeDiskBytes, room });
   // Forms of other sites must not post in a visitor's name (uploads and the form without scripts).
   const origins = new PostOrigins([config.publicUrl, ...config.corsOrigins]);
   await app.register(imagesRoute, { intake: photoIntake, rules, room, rateLimit: config.rateLimits.uploads, metrics, origins });

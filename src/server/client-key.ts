@@ -15,3 +15,24 @@ export function clientKey(address: string): string {
   const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
+
+/**
+ * The network a client is in, for shares a neighbourhood of addresses has together: an IPv4 /24,
+ * or an IPv6 /56 (what a provider commonly gives one customer), so a few hundred addresses of one
+ * network count as one.
+ */
+export function networkKey(address: string): string {
+  const client = clientKey(address);
+  if (!client.endsWith('::/64')) return client.includes('.') ? `${client.split('.').slice(0, 3).join('.')}.0/24` : client;
+  const groups = client.slice(0, -'::/64'.length).split(':');
+  const fourth = (Number.parseInt(groups[3] ?? '0', 16) & 0xff00).toString(16);
+  return `${[...groups.slice(0, 3), fourth].join(':')}::/56`;
+}
+
+/**
+ * Whom an unclaimed photo is counted against: its network and the client, in one text
+ * (`<network> <client>`), so the quotas find a client's bytes by equality and a network's by prefix.
+ */
+export function photoOwner(address: string): string {
+  return `${networkKey(address)} ${clientKey(address)}`;
+}

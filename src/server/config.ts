@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_ADDRESS_LOOKUP_URL } from '../core/address-lookup';
+import type { MailBudgets } from './intake/mail-cap';
 import type { FairQueueLimits } from './photos/fair-queue';
 import type { SlowClientLimits } from './plugins/slow-clients';
 import type { DecodeBudget } from './photos/reencode';
@@ -47,8 +48,12 @@ export interface ServerConfig {
   smtpName: string;
   /** Mails to one unverified address (confirmation, dealer notice) per 24 hours; more are dropped silently. */
   mailsPerRecipientPerDay: number;
-  /** Customer and dealer mails one brand sends per hour, all instances together; past it they are held back. */
-  mailsPerBrandPerHour: number;
+  /**
+   * The brand's hourly mail cap, all instances together (intake/mail-cap.ts): confirmations per brand
+   * (past it they wait for a later hour), dealer notices per brand (past it they are not sent), and one
+   * client's share of both.
+   */
+  mailBudgets: MailBudgets;
   /** Bearer token /metrics asks for; empty = /metrics is not served. */
   metricsToken: string;
   /** Origin the signed photo links in webhooks point at (PUBLIC_URL, else API_BASE); empty = unset, refused at start once a brand has a webhook. */
@@ -81,9 +86,11 @@ export interface ServerConfig {
   /** Photos decoded at once, and how many one client / all clients may have waiting. */
   photoDecoding: FairQueueLimits;
   /** Unclaimed photos kept per client and in total (bytes), before uploads are refused with 503. */
-  photoQuota: { perClientBytes: number; totalBytes: number };
+  photoQuota: { perClientBytes: number; perNetworkBytes: number; totalBytes: number };
   /** Unreferenced photos older than this are removed by the sweep. */
   photoTtlMs: number;
+  /** Unreferenced photos of a client whose unclaimed photos reach its quota are removed after this. */
+  photoOverShareTtlMs: number;
   photoSweepIntervalMs: number;
   /** Requests (photos, mails, delivery records) are removed this long after they were created and delivered (GDPR). */
   retentionMs: number;
@@ -239,7 +246,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     smtpName: text(env, 'SMTP_NAME', mailFrom.split('@')[1]),
     smtpMaxConnections: integer(env, 'SMTP_MAX_CONNECTIONS', 10, 1, 50),
     mailsPerRecipientPerDay: integer(env, 'MAILS_PER_RECIPIENT_PER_DAY', 5, 1),
-    mailsPerBrandPerHour: integer(env, 'MAILS_PER_BRAND_PER_HOUR', 1000, 1),
+    mailBudgets: {
+      perBrand: integer(env, 'MAILS_PER_BRAND_PER_HOUR', 1000, 1),
+      noticesPerBrand: integer(env, 'DEALER_MAILS_PER_BRAND_PER_HOUR', 100, 1),
+      perClient: integer(env, 'MAILS_PER_CLIENT_PER_HOUR', 20, 1),
+    },
     metricsToken: text(env, 'METRICS_TOKEN', ''),
     publicUrl: publicUrl && httpUrl('PUBLIC_URL', publicUrl, { originOnly: true }),
     photoUrlSecret,
@@ -293,9 +304,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     // Two phone photos re-encoded take about 10–20 MB; a client may start a few forms.
     photoQuota: {
       perClientBytes: integer(env, 'PHOTO_QUOTA_PER_CLIENT_MB', 100, 1) * MB,
+      // A /24 or /56 holds a household, an office or a small provider's customers: a few dozen clients' worth.
+      perNetworkBytes: integer(env, 'PHOTO_QUOTA_PER_NETWORK_MB', 500, 1) * MB,
       totalBytes: integer(env, 'PHOTO_QUOTA_TOTAL_MB', 5 * 1024, 1) * MB,
     },
     photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
+    photoOverShareTtlMs: integer(env, 'PHOTO_TTL_OVER_SHARE_MS', 60 * MINUTE, 1000),
     photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
     retentionMs: integer(env, 'RETENTION_DAYS', 90, 1, 3650) * DAY,
     retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', 60 * MINUTE, 1000),

@@ -23,10 +23,21 @@ export class PortalMetrics {
     labelNames: ['outcome', 'reason'],
     registers: [this.registry],
   });
+  private readonly held = new Counter({
+    name: 'portal_mails_held_total',
+    help: "Customers' confirmations put off to a later hour by the brand's hourly mail cap (MAILS_PER_BRAND_PER_HOUR) or the client's share of it, by brand.",
+    labelNames: ['brand'],
+    registers: [this.registry],
+  });
   private readonly withheld = new Counter({
     name: 'portal_mails_withheld_total',
-    help: "Customer and dealer mails held back because the brand's hourly mail cap (MAILS_PER_BRAND_PER_HOUR) was reached, by brand.",
+    help: 'Dealer notices not sent because the hourly budget (DEALER_MAILS_PER_BRAND_PER_HOUR) or the client\'s share was reached, by brand.',
     labelNames: ['brand'],
+    registers: [this.registry],
+  });
+  private readonly evicted = new Counter({
+    name: 'portal_photos_evicted_total',
+    help: 'Unclaimed photos removed, oldest first, to make room for an upload within its shares once the total quota (PHOTO_QUOTA_TOTAL_MB) was full.',
     registers: [this.registry],
   });
   private readonly attempts = new Counter({
@@ -97,8 +108,29 @@ export class PortalMetrics {
     this.requests.inc({ brand });
   }
 
-  mailsWithheld(brand: string, mails: number): void {
-    this.withheld.inc({ brand }, mails);
+  mailHeld(brand: string): void {
+    this.held.inc({ brand });
+  }
+
+  mailWithheld(brand: string): void {
+    this.withheld.inc({ brand });
+  }
+
+  photosEvicted(photos: number): void {
+    this.evicted.inc(photos);
+  }
+
+  /** The share of the unclaimed-photo quota in use, read at each scrape (`read` answers it; a failed read is skipped). */
+  unclaimedPhotoQuota(read: () => Promise<number>): void {
+    new Gauge({
+      name: 'portal_unclaimed_photo_quota_ratio',
+      help: 'Unclaimed photos as a share of PHOTO_QUOTA_TOTAL_MB (all instances): past 0.8 /readyz warns, at 1 the oldest make room.',
+      registers: [this.registry],
+      async collect() {
+        const ratio = await read().catch(() => undefined);
+        if (ratio !== undefined) this.set(ratio);
+      },
+    });
   }
 
   upload(outcome: 'accepted' | 'refused', reason = ''): void {

@@ -19,6 +19,13 @@ describe('mailboxOf: the mailbox an address reaches', () => {
     ['A@ .', 'a@'],
     ['+tag@example.com', '+tag@example.com'],
     ['a.b@example.com', 'a.b@example.com'],
+    ['A.nna.Jansen+shop@GMail.com', 'annajansen@gmail.com'],
+    ['annajansen@googlemail.com', 'annajansen@gmail.com'],
+    ['a.n.n.a@googlemail.com.', 'anna@gmail.com'],
+    ['a.nna@ｇｍａｉｌ.com', 'anna@gmail.com'],
+    ['a.nna@gmail.com.example', 'a.nna@gmail.com.example'],
+    ['a.nna@mail.gmail.com', 'a.nna@mail.gmail.com'],
+    ['a.nna@gmail.co', 'a.nna@gmail.co'],
   ])('%j → %j', (address, mailbox) => {
     expect(mailboxOf(address)).toBe(mailbox);
   });
@@ -71,11 +78,58 @@ describe('mailboxOf, fuzzed', () => {
 
   it('keeps distinct mailboxes distinct', () => {
     fc.assert(
-      fc.property(name, domain, name, domain, (n1, d1, n2, d2) => {
+      fc.property(name, domain.filter((d) => !isGmail(d)), name, domain.filter((d) => !isGmail(d)), (n1, d1, n2, d2) => {
         const same = n1.toLowerCase().normalize('NFC') === n2.toLowerCase().normalize('NFC') && domainToASCII(d1) === domainToASCII(d2);
         expect(mailboxOf(`${n1}@${d1}`) === mailboxOf(`${n2}@${d2}`)).toBe(same);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+/** Gmail delivers every dotted spelling of a name, at gmail.com and googlemail.com, to one inbox. */
+const isGmail = (d: string) => ['gmail.com', 'googlemail.com'].includes(domainToASCII(d));
+const gmailName = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 1, maxLength: 12 });
+/** A name as someone may write it to reach the same inbox: dots between any letters, any case, any +tag, either domain. */
+const gmailSpelling = (n: string) =>
+  fc
+    .tuple(
+      fc.array(fc.boolean(), { minLength: n.length, maxLength: n.length }),
+      fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }),
+      fc.option(tag, { nil: undefined }),
+      fc.constantFrom('gmail.com', 'googlemail.com', 'GMail.com', 'googlemail.com.'),
+    )
+    .map(([dots, upper, t, d]) => `${recase([...n].map((c, i) => (i > 0 && dots[i] ? `.${c}` : c)).join(''), upper)}${t === undefined ? '' : `+${t}`}@${d}`);
+
+describe('mailboxOf, Gmail', () => {
+  it('maps every alias of one inbox to one key', () => {
+    fc.assert(
+      fc.property(
+        gmailName.chain((n) => fc.tuple(fc.constant(n), gmailSpelling(n), gmailSpelling(n))),
+        ([n, a, b]) => {
+          expect(mailboxOf(a)).toBe(`${n}@gmail.com`);
+          expect(mailboxOf(b)).toBe(mailboxOf(a));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('keeps different inboxes apart: other names, and other domains that merely look alike', () => {
+    fc.assert(
+      fc.property(
+        gmailName.chain((n) => fc.tuple(fc.constant(n), gmailSpelling(n))),
+        gmailName.chain((n) => fc.tuple(fc.constant(n), gmailSpelling(n))),
+        ([n1, a1], [n2, a2]) => {
+          expect(mailboxOf(a1) === mailboxOf(a2)).toBe(n1 === n2);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    fc.assert(
+      fc.property(name, domain.filter((d) => !isGmail(d)), (n, d) => {
+        expect(mailboxOf(`${n}@${d}`)).not.toBe(mailboxOf(`${n}@gmail.com`));
+      }),
     );
   });
 });

@@ -42,6 +42,7 @@ export function testConfig(root: string, env: Record<string, string> = {}, webFi
     MAX_CONNECTIONS_PER_CLIENT: '10000',
     PHOTO_DECODE_PER_CLIENT: '1000',
     PHOTO_QUOTA_PER_CLIENT_MB: '100000',
+    MAILS_PER_CLIENT_PER_HOUR: '100000',
     ...env,
   });
 }

@@ -4,12 +4,14 @@ import type { QueuedDelivery } from '../storage/records';
 /**
  * What goes out for a request, and how: each kind's channel (the worker that
  * sends it) and whether its address is one the portal has not verified
- * (counted against the per-recipient mail limit). Storage keeps these as
- * data; a new kind is a line here, its composer and its sender.
+ * (counted against the per-recipient mail limit and the brand's mail cap:
+ * `customer`, the customer's own mail, waits past the cap; `notice`, to
+ * someone else, is not sent). Storage keeps these as data; a new kind is a
+ * line here, its composer and its sender.
  */
 export const KINDS = {
-  confirmation: { channel: 'mail', unverified: true },
-  dealer: { channel: 'mail', unverified: true },
+  confirmation: { channel: 'mail', unverified: 'customer' },
+  dealer: { channel: 'mail', unverified: 'notice' },
   desk: { channel: 'mail', unverified: false },
   webhook: { channel: 'webhook', unverified: false },
 } as const;

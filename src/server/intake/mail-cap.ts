@@ -2,26 +2,103 @@ import type { Tally } from '../storage/port';
 
 const HOUR_MS = 60 * 60_000;
 
+/** How far ahead a held mail may be put off: past it, it takes that hour's turn anyway (never dropped). */
+export const HOLD_HOURS = 72;
+
+/** The hourly budgets of one brand's mails to addresses nobody verified (MAILS_PER_…, config.ts). */
+export interface MailBudgets {
+  /** Customers' own mails (confirmations) per brand per hour: past it they wait for a later hour. */
+  perBrand: number;
+  /** Notices to other addresses (dealers) per brand per hour: past it they are not sent. */
+  noticesPerBrand: number;
+  /** Mails one client's requests cause per brand per hour, both kinds: its share of the brand's budgets. */
+  perClient: number;
+}
+
+/** What the cap decides for one mail: sent now, held back until `at`, or not sent. */
+export type MailTurn = { go: 'now' } | { go: 'later'; at: number } | { go: 'never' };
+
+/** What the cap tells the rest (the log, metrics). */
+export interface MailCapEvents {
+  /** A brand's budget (`customers` or `notices`) was reached in the hour ending at `until`; told once per hour and budget. */
+  reached(brand: string, budget: 'customers' | 'notices', until: number): void;
+}
+
 /**
- * A ceiling on the mails one brand sends to addresses nobody verified, per
+ * The ceiling on the mails one brand sends to addresses nobody verified, per
  * hour, across every instance: beside the per-mailbox limit, it stops a flood
- * spread over many mailboxes and many clients. Past it, requests are still
- * stored and reach the desk; only their customer and dealer mails are held
- * back. `tripped` hears once per window that the ceiling was reached.
+ * spread over many mailboxes. A customer's own mail (the confirmation the page
+ * promises) is never dropped: past the brand's budget, or past the client's
+ * share of it, it waits for the first hour that has room in both (so one
+ * client cannot use up the hour for everyone else, and a flood delays only
+ * itself first). A notice to another address (the dealer's) has its own,
+ * smaller budget and the same per-client share; past either it is not sent.
+ *
+ * Each hour is a counter of its own (`mail-cap:<brand>:<budget>:<hour>`), so
+ * mails put off to an hour take its room before the hour comes.
  */
 export class MailCap {
+  /** Per counter key, the first hour not known to be full: hours only fill up, so later looks start there. */
+  private readonly fullUntil = new Map<string, number>();
+
   constructor(
     private readonly tally: Tally,
-    private readonly perHour: number,
-    private readonly tripped: (brand: string, until: number) => void,
+    private readonly budgets: MailBudgets,
+    private readonly events: MailCapEvents,
   ) {}
 
-  /** Counts `mails` for the brand; whether they may go. */
-  async allows(brand: string, mails: number): Promise<boolean> {
-    if (mails === 0) return true;
-    const { count, resetAt } = await this.tally(`mail-cap:${brand}`, mails, HOUR_MS);
-    if (count <= this.perHour) return true;
-    if (count - mails <= this.perHour) this.tripped(brand, resetAt);
+  /** A customer's own mail for `brand`, caused by `client`: when it goes. */
+  async customerMail(brand: string, client: string, now = Date.now()): Promise<MailTurn> {
+    const thisHour = Math.floor(now / HOUR_MS);
+    const last = thisHour + HOLD_HOURS;
+    for (let hour = Math.min(this.from(`${brand}:client:${client}`, thisHour), last); ; hour++) {
+      const final = hour >= last;
+      const clientRoom = await this.take(`${brand}:client:${client}`, hour, this.budgets.perClient, now);
+      if (!clientRoom && !final) continue;
+      const brandRoom = await this.take(`${brand}:customers`, hour, this.budgets.perBrand, now);
+      if (!brandRoom && hour === thisHour) this.tell(brand, 'customers', hour);
+      if (brandRoom || final) return hour === thisHour ? { go: 'now' } : { go: 'later', at: hour * HOUR_MS };
+    }
+  }
+
+  /** A notice to an address other than the customer's, for `brand`, caused by `client`: now or never. */
+  async notice(brand: string, client: string, now = Date.now()): Promise<MailTurn> {
+    const hour = Math.floor(now / HOUR_MS);
+    if (!(await this.take(`${brand}:client:${client}`, hour, this.budgets.perClient, now))) return { go: 'never' };
+    if (await this.take(`${brand}:notices`, hour, this.budgets.noticesPerBrand, now)) return { go: 'now' };
+    this.tell(brand, 'notices', hour);
+    return { go: 'never' };
+  }
+
+  /** The first hour from `hour` on that `key` may have room in. */
+  private from(key: string, hour: number): number {
+    return Math.max(hour, this.fullUntil.get(key) ?? hour);
+  }
+
+  /** Counts one mail in `key`'s counter of `hour`; whether it fits the `budget`. */
+  private async take(key: string, hour: number, budget: number, now: number): Promise<boolean> {
+    if ((this.fullUntil.get(key) ?? 0) > hour) return false;
+    // The counter outlives its hour by one, so nothing counted for an hour is forgotten before it ends.
+    const { count } = await this.tally(`mail-cap:${key}:${hour}`, 1, (hour + 2) * HOUR_MS - now, now);
+    if (count <= budget) return true;
+    this.remember(key, hour + 1, Math.floor(now / HOUR_MS));
     return false;
+  }
+
+  private remember(key: string, hour: number, thisHour: number): void {
+    this.fullUntil.set(key, hour);
+    // Keys of hours gone are of no use: the map stays as small as the clients of the last few hours.
+    if (this.fullUntil.size > 10_000) for (const [k, h] of this.fullUntil) if (h <= thisHour) this.fullUntil.delete(k);
+  }
+
+  private readonly told = new Set<string>();
+
+  /** Tells `reached` once per brand, budget and hour (per instance). */
+  private tell(brand: string, budget: 'customers' | 'notices', hour: number): void {
+    const key = `${brand}:${budget}:${hour}`;
+    if (this.told.has(key)) return;
+    for (const k of this.told) if (!k.endsWith(`:${hour}`)) this.told.delete(k);
+    this.told.add(key);
+    this.events.reached(brand, budget, (hour + 1) * HOUR_MS);
   }
 }

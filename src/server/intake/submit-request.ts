@@ -1,20 +1,23 @@
 import type { FieldErrors } from '../../core/field-errors';
 import type { Brand, Locale } from '../../core/types';
 import { composeDeliveries } from '../delivery/compose-deliveries';
+import { KINDS } from '../delivery/kinds';
 import { customerMailRecipients } from '../delivery/mail/compose-mails';
 import type { SubmitOutcome } from '../storage/records';
 import { formOf, type RequestValidator } from '../validation/request-validator';
 import type { PortalData } from '../portal-data';
 import { idempotencyKey } from './idempotency-key';
-import type { MailCap } from './mail-cap';
+import type { MailCap, MailTurn } from './mail-cap';
 import type { RequestStore } from './request-store';
 
 /** What the intake tells the rest (metrics, the log). */
 export interface IntakeEvents {
   /** A new request was stored. */
   accepted(brand: string): void;
-  /** Customer and dealer mails of a request were held back: the brand's hourly mail cap was reached. */
-  withheld(brand: string, mails: number): void;
+  /** A customer's mail was put off to a later hour: the brand's hourly mail cap, or the client's share of it, was reached. */
+  held(brand: string): void;
+  /** A notice to another address (the dealer's) was not sent: its hourly budget, or the client's share, was reached. */
+  withheld(brand: string): void;
 }
 
 export interface Submit {
@@ -25,6 +28,8 @@ export interface Submit {
   locale: Locale;
   /** As sent; judged here (idempotency-key.ts). */
   idempotencyKey?: unknown;
+  /** Who sent it (clientKey of the address): its share of the brand's mail cap. */
+  client: string;
   /** Runs once the request is found valid, before it is stored; may refuse it by throwing (a route's own limit). */
   admit?: () => Promise<void>;
 }
@@ -40,8 +45,9 @@ export type SubmitResult =
  * routes/no-script-form.ts): judged by the brand's variant schema as the
  * page judges it, stored with its photos claimed and its deliveries (the
  * customer's and dealer's mails, the desk's mail, the webhook) queued, once
- * per Idempotency-Key; the customer's and dealer's mails only within the
- * brand's mail cap (mail-cap.ts) and, in storage, the per-mailbox limit.
+ * per Idempotency-Key; the customer's and dealer's mails within the brand's
+ * mail cap (mail-cap.ts: the customer's may wait for a later hour, the
+ * dealer's may not be sent) and, in storage, the per-mailbox limit.
  */
 export class Intake {
   constructor(
@@ -55,7 +61,7 @@ export class Intake {
     private readonly timeZone: string,
   ) {}
 
-  async submit({ brand, body, locale: pageLocale, idempotencyKey: rawKey, admit }: Submit): Promise<SubmitResult> {
+  async submit({ brand, body, locale: pageLocale, idempotencyKey: rawKey, client, admit }: Submit): Promise<SubmitResult> {
     const key = idempotencyKey(rawKey);
     if (!key.ok) return { kind: 'bad-key' };
     const verdict = this.validator.check(brand, body, pageLocale);
@@ -64,8 +70,11 @@ export class Intake {
     // A form with a language field carries its language; others only have the page's (the validator says which).
     const { request, locale } = verdict;
     const model = formOf(this.data, brand);
-    const unverified = customerMailRecipients(model, request).length;
-    const mailsGo = await this.mailCap.allows(brand.id, unverified);
+    const turns = new Map<string, MailTurn>();
+    for (const { kind } of customerMailRecipients(model, request)) {
+      const turn = KINDS[kind].unverified === 'customer' ? await this.mailCap.customerMail(brand.id, client) : await this.mailCap.notice(brand.id, client);
+      turns.set(kind, turn);
+    }
     const composition = { model, brand, languages: this.data.languages, locale, timeZone: this.timeZone };
     const outcome = await this.store.submit({
       brand: brand.id,
@@ -74,11 +83,18 @@ export class Intake {
       payload: request,
       idempotencyKey: key.key,
       deliveries: (reference, receivedAt) =>
-        composeDeliveries(request, reference, receivedAt, composition).filter((d) => mailsGo || d.limitKey === undefined),
+        composeDeliveries(request, reference, receivedAt, composition).flatMap((d) => {
+          const turn = turns.get(d.kind);
+          if (turn === undefined || turn.go === 'now') return [d];
+          return turn.go === 'later' ? [{ ...d, notBefore: turn.at }] : [];
+        }),
     });
     if (outcome.kind === 'stored' && !outcome.replay) {
       this.events.accepted(brand.id);
-      if (!mailsGo) this.events.withheld(brand.id, unverified);
+      for (const turn of turns.values()) {
+        if (turn.go === 'later') this.events.held(brand.id);
+        if (turn.go === 'never') this.events.withheld(brand.id);
+      }
     }
     return outcome;
   }

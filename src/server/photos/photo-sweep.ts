@@ -2,16 +2,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PhotoStore } from '../storage/photo-store';
 import { isStoreUnavailable } from '../storage/store-unavailable';
 
-/** Removes photos no request has used within `ttlMs` (abandoned forms), every `intervalMs`; returns a stop function. */
-export function schedulePhotoSweep(
-  photos: PhotoStore,
-  { ttlMs, intervalMs }: { ttlMs: number; intervalMs: number },
-  log: FastifyBaseLogger,
-): () => void {
+export interface SweepTimes {
+  /** Photos no request used within this are removed (abandoned forms). */
+  ttlMs: number;
+  /** A client whose unclaimed photos reach `shareBytes` keeps them only this long. */
+  overShareTtlMs: number;
+  shareBytes: number;
+  intervalMs: number;
+}
+
+/** Removes photos no request has used in time, every `intervalMs`; returns a stop function. */
+export function schedulePhotoSweep(photos: PhotoStore, { ttlMs, overShareTtlMs, shareBytes, intervalMs }: SweepTimes, log: FastifyBaseLogger): () => void {
   const timer = setInterval(() => {
-    photos
-      .removeUnclaimedBefore(Date.now() - ttlMs)
-      .then((removed) => removed > 0 && log.info({ removed }, 'removed unused photos'))
+    const now = Date.now();
+    Promise.all([photos.removeUnclaimedBefore(now - ttlMs), photos.removeOverShareBefore(now - overShareTtlMs, shareBytes)])
+      .then(([expired, overShare]) => expired + overShare > 0 && log.info({ removed: expired + overShare, overShare }, 'removed unused photos'))
       .catch((error: unknown) =>
         isStoreUnavailable(error) ? log.warn('photo sweep postponed: the database is unreachable') : log.error({ err: error }, 'photo sweep failed'),
       );

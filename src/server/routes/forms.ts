@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { brandDefaultLocale, offeredLocale } from '../../core/locale';
 import type { Brand } from '../../core/types';
 import type { RateLimit } from '../config';
+import { clientKey } from '../client-key';
 import { HttpError } from '../http-error';
 import type { Intake } from '../intake/submit-request';
 
@@ -25,7 +26,7 @@ export const formsRoute: FastifyPluginAsync<FormsRouteOptions> = async (app, { b
       const brand = brands.get(req.params.brand);
       if (!brand) throw new HttpError(404, 'Unknown brand.');
       const locale = offeredLocale(req.headers['x-portal-locale']?.toString().toLowerCase(), brand, brandDefaultLocale(brand));
-      const result = await intake.submit({ brand, body: req.body, locale, idempotencyKey: req.headers['idempotency-key'] });
+      const result = await intake.submit({ brand, body: req.body, locale, idempotencyKey: req.headers['idempotency-key'], client: clientKey(req.ip) });
       switch (result.kind) {
         case 'stored':
           // The log names a request by its reference only: what the customer typed stays in the database.

@@ -1,6 +1,6 @@
 import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { clientKey } from '../client-key';
+import { photoOwner } from '../client-key';
 import type { RateLimit } from '../config';
 import { HttpError } from '../http-error';
 import { asClientError } from '../multipart-errors';
@@ -84,7 +84,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
       let received: string | undefined;
       try {
         const declared = Number(req.headers['content-length']);
-        await room.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : rules.maxBytes);
+        await room.checkRoom(photoOwner(req.ip), Number.isFinite(declared) ? declared : rules.maxBytes);
         const parts = req.parts({ limits: { fileSize: rules.maxBytes, files: 1, fields: 0, parts: 1 } });
         for await (const part of parts) {
           if (part.type !== 'file' || part.fieldname !== 'image') throw new HttpError(400, ONE_IMAGE);
@@ -105,7 +105,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         }
         throw refusal;
       }
-      return reply.code(201).send({ filename: await intake.store(received, clientKey(req.ip)) });
+      return reply.code(201).send({ filename: await intake.store(received, photoOwner(req.ip)) });
     },
   );
 };

@@ -5,7 +5,7 @@ import { postedFormData, postedProperty } from '../../core/form-post';
 import { pageValues, shapeRequest } from '../../core/payload';
 import type { Brand, RepairFormData } from '../../core/types';
 import type { RateLimit } from '../config';
-import { clientKey } from '../client-key';
+import { clientKey, photoOwner } from '../client-key';
 import { HttpError } from '../http-error';
 import type { Intake } from '../intake/submit-request';
 import type { PostOrigins } from '../post-origin';
@@ -80,7 +80,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
       const messages = messageTable(portal.languages, brand.variant, locale);
 
       const declared = Number(req.headers['content-length']);
-      await room.checkRoom(clientKey(req.ip), Number.isFinite(declared) ? declared : 2 * rules.maxBytes);
+      await room.checkRoom(photoOwner(req.ip), Number.isFinite(declared) ? declared : 2 * rules.maxBytes);
       const posted = post.read;
       await readPostedForm(req, photoIntake, rules, posted);
       // Received photos not stored are removed before any answer: nothing of a post outlives its answer.
@@ -118,7 +118,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           if (!photo.received || chosen[picker]?.length) continue;
           waiting.delete(photo);
           try {
-            data[targetOf[picker]] = await photoIntake.store(photo.received, clientKey(req.ip));
+            data[targetOf[picker]] = await photoIntake.store(photo.received, photoOwner(req.ip));
           } catch (error) {
             if (!(error instanceof HttpError && error.statusCode === 415)) throw error;
             const issue = { keyword: 'fileRules', instancePath: `/${picker}`, params: { rule: 'types' } };
@@ -139,6 +139,7 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
           body: shapeRequest(formData, model, brand, locale),
           locale,
           idempotencyKey: key,
+          client: clientKey(req.ip),
           // Only a request about to be stored counts toward the submit limit: corrections never lock a customer out.
           admit: async () => {
             const limit = await acceptedLimit(req);

@@ -1,5 +1,5 @@
 import type { PhotoFolder } from './photo-folder';
-import { unclaimedBytes } from './queries/photo-rows';
+import { unclaimedBytes, type UnclaimedBytes } from './queries/photo-rows';
 import type { Db } from './queries/requests';
 
 /**
@@ -20,7 +20,7 @@ export abstract class PhotoRowsStore {
     return this.folder.remove(path);
   }
 
-  unclaimedBytes(owner: string): Promise<{ total: number; mine: number }> {
-    return unclaimedBytes(this.db, owner);
+  unclaimedBytes(owner: string, group = owner): Promise<UnclaimedBytes> {
+    return unclaimedBytes(this.db, owner, group);
   }
 }

@@ -18,14 +18,18 @@ export interface PhotoStore {
   read(name: string): Promise<Buffer | undefined>;
   /** A stored photo's size in bytes as kept; undefined when its bytes are gone. */
   size(name: string): Promise<number | undefined>;
-  /** Bytes of unclaimed photos: everyone's, and those of one owner (the storage quotas). */
-  unclaimedBytes(owner: string): Promise<{ total: number; mine: number }>;
+  /** Bytes of unclaimed photos: everyone's, one owner's, and those of owners whose text starts with `group` (the storage quotas). */
+  unclaimedBytes(owner: string, group?: string): Promise<{ total: number; mine: number; group: number }>;
+  /** Forgets the oldest unclaimed photos until at least `bytes` are freed (room for a new client); returns how many. */
+  evictOldestUnclaimed(bytes: number): Promise<number>;
   /**
    * Forgets photos no request claimed before `cutoff` (abandoned forms). The
    * row goes first: from then on a submit naming the photo gets 422, so the
    * bytes are never removed under a request that claimed it.
    */
   removeUnclaimedBefore(cutoff: number): Promise<number>;
+  /** Forgets unclaimed photos made before `cutoff` by owners whose unclaimed photos reach `shareBytes`; returns how many. */
+  removeOverShareBefore(cutoff: number, shareBytes: number): Promise<number>;
   /** Rows with their bytes, as another storage held them (the move to PostgreSQL, the bench's seeding); existing names are left. */
   import(rows: readonly (PhotoRow & { data: Buffer })[]): Promise<number>;
   /** Start-up cleanup: temp files a crash left, and kept bytes no row names, once older than `minAgeMs`. */

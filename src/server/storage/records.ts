@@ -17,6 +17,8 @@ export interface QueuedDelivery {
   limitKey?: string;
   /** The mail's Message-ID (left of the @) and the webhook's id: one per delivery, the same on every attempt. */
   messageId: string;
+  /** Not sent before this time (a mail held back by the brand's mail cap); undefined: at once. */
+  notBefore?: number;
 }
 
 /** A validated request, ready to store. */

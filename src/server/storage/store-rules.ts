@@ -53,3 +53,8 @@ export function withinMailLimit(deliveries: readonly QueuedDelivery[], sent: Rea
     return n < limit;
   });
 }
+
+/** When a delivery is first tried: at once, or when the mail cap lets it go (it still counts as queued now). */
+export function firstAttempt(d: Pick<QueuedDelivery, 'notBefore'>, now: number): number {
+  return d.notBefore !== undefined && d.notBefore > now ? d.notBefore : now;
+}

@@ -66,6 +66,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
       RATE_LIMIT_SUBMITS: '100000',
       RATE_LIMIT_FORM_POSTS: '100000',
       PHOTO_QUOTA_PER_CLIENT_MB: '100000',
+      MAILS_PER_CLIENT_PER_HOUR: '100000',
       MAIL_POLL_INTERVAL_MS: '100',
       MAIL_RETRY_BASE_MS: '100',
       MIN_FREE_DISK_MB: '0',

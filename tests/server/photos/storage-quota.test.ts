@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, injectSubmit, injectUpload, multipartBody, simpleRequest, type TestServer } from '../helpers';
+import { buildTestApp, count, injectSubmit, injectUpload, multipartBody, simpleRequest, storedPhoto, type TestServer } from '../helpers';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -30,7 +30,7 @@ async function uploadUntilRefused(bytes: Buffer, address: string) {
   throw new Error('never refused');
 }
 
-describe('storage quotas for unclaimed photos', () => {
+describe('storage quotas for unclaimed photos', { timeout: 60_000 }, () => {
   it('refuses a client over its quota with 503 + Retry-After, others go on, and a submit frees it', async () => {
     server = await buildTestApp({ PHOTO_QUOTA_PER_CLIENT_MB: '1' });
     const photo = await noisyJpeg();
@@ -50,16 +50,43 @@ describe('storage quotas for unclaimed photos', () => {
     expect((await upload(photo, '10.0.0.1')).statusCode).toBe(201);
   });
 
-  it('refuses everyone once all unclaimed photos together reach the total quota', async () => {
-    server = await buildTestApp({ PHOTO_QUOTA_TOTAL_MB: '1' });
+  it('never lock out a new client: many clients from several networks fill the total, the oldest unclaimed photos make room, claimed ones stay', { timeout: 120_000 }, async () => {
+    server = await buildTestApp({ PHOTO_QUOTA_TOTAL_MB: '2', PHOTO_QUOTA_PER_CLIENT_MB: '1', PHOTO_QUOTA_PER_NETWORK_MB: '1', METRICS_TOKEN: 'metrics-token-for-the-test' });
+    const s = server;
     const photo = await noisyJpeg();
-    let refusal;
-    for (let i = 0; i < 20 && !refusal; i++) {
-      const res = await upload(photo, `10.1.0.${i + 1}`);
-      if (res.statusCode !== 201) refusal = res;
+    // A customer uploads and sends a request first: the oldest photos are theirs, and claimed.
+    const [first, second] = [await injectUpload(s.app, photo, 'image/jpeg', '192.0.2.10'), await injectUpload(s.app, photo, 'image/jpeg', '192.0.2.10')];
+    expect((await injectSubmit(s.app, 'ilve', simpleRequest(first, second))).statusCode).toBe(201);
+    const claimed = [await storedPhoto(s, first), await storedPhoto(s, second)];
+    // Five networks, three addresses each, four uploads per address, never sending a request.
+    const statuses: Record<number, number> = {};
+    for (let net = 1; net <= 5; net++) {
+      for (let host = 1; host <= 3; host++) {
+        for (let i = 0; i < 4; i++) {
+          const { statusCode } = await upload(photo, `10.${net}.0.${host}`);
+          statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+        }
+      }
     }
-    expect(refusal?.statusCode).toBe(503);
-    expect(refusal?.headers['retry-after']).toBeDefined();
+    // Each address and each network met its share (503); the total was full long before the end.
+    expect(statuses[503]).toBeGreaterThan(0);
+    expect(statuses[201]).toBeGreaterThan(Math.ceil((2 * 1024 * 1024) / photo.length));
+    const unclaimed = () => count(s, 'SELECT coalesce(sum(bytes), 0) AS n FROM photos WHERE request_id IS NULL').then(Number);
+    // A new client, of a new network, still gets its photos stored.
+    const fresh = [await upload(photo, '198.51.100.7'), await upload(photo, '198.51.100.7')];
+    expect(fresh.map((r) => r.statusCode)).toEqual([201, 201]);
+    expect(await unclaimed()).toBeLessThanOrEqual(2 * 1024 * 1024 + photo.length);
+    // Readiness warns, and stays ready; the metrics say how full and how many made room.
+    const ready = await s.app.inject({ method: 'GET', url: '/readyz' });
+    expect([ready.statusCode, ready.json()]).toEqual([200, { status: 'ok', problems: [], warnings: ['unclaimed-photos'] }]);
+    const metrics = (await s.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-for-the-test' } })).body;
+    expect(Number(/^portal_photos_evicted_total (\d+)/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    expect(Number(/^portal_unclaimed_photo_quota_ratio ([\d.]+)/m.exec(metrics)?.[1])).toBeCloseTo((await unclaimed()) / (2 * 1024 * 1024), 3);
+    // The new client's photos are there to be sent; the request's photos were never taken.
+    const names = fresh.map((r) => (r.json() as { filename: string }).filename);
+    expect((await injectSubmit(s.app, 'ilve', simpleRequest(names[0], names[1]))).statusCode).toBe(201);
+    expect([await storedPhoto(s, first), await storedPhoto(s, second)]).toEqual(claimed);
+    expect(await count(s, 'SELECT count(*) AS n FROM photos WHERE request_id IS NOT NULL').then(Number)).toBe(4);
   });
 
   it('refuses uploads with 503 before they would eat into the minimum free disk space', async () => {

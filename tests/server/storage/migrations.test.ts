@@ -15,6 +15,7 @@ import type { PortalDatabase } from '../../../src/server/storage/schema';
 import { openDatabase } from '../../../src/server/storage/sqlite/connection';
 import { NodeSqliteDialect } from '../../../src/server/storage/sqlite/kysely-dialect';
 import { SQLITE_MIGRATIONS, SQLITE_PLAN } from '../../../src/server/storage/sqlite/migrations';
+import { mailboxOf } from '../../../src/core/mailbox';
 import { BACKEND, backendEnv } from '../../support/backend';
 import { probeDatabase, type DatabaseProbe } from '../../support/database-probe';
 
@@ -82,6 +83,23 @@ describe('versioned migrations (the backend under test)', () => {
     await expect(openStorage({ ...where, databasePoolSize: 1 })).rejects.toThrow(/schema version 1000, newer than this release knows/);
   });
 
+  it('rewrites the stored limit keys of Gmail inboxes (version 5), so mails sent before the upgrade still count', async () => {
+    const where = await fresh();
+    const { db, plan } = migrator(where);
+    await migrate(db, { ...plan, migrations: MIGRATIONS.filter((m) => m.version <= 4) });
+    const look = probe(where);
+    await look.run("INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (1, 'ref-1', 'ilve', 'simple', 'nl', '{}', 'h', 0)");
+    // The keys as release 4 made them: lower-case, +tag gone, dots kept.
+    const keys = ['anna.jansen@gmail.com', 'a.n.n.ajansen@googlemail.com', 'annajansen@gmail.com', 'anna.jansen@example.com', 'anna.jansen@gmail.com.example', 'jan@notgmail.com'];
+    for (const key of keys) {
+      await look.run("INSERT INTO outbox (request_id, kind, recipient, subject, body, next_attempt_at, queued_at, channel, limit_key) VALUES (1, 'confirmation', ?, 's', 'b', 0, 0, 'mail', ?)", [key, key]);
+    }
+    expect(await migrate(db, plan)).toEqual(MIGRATIONS.filter((m) => m.version > 4).map((m) => m.version));
+    const stored = (await look.all<{ limit_key: string }>('SELECT limit_key FROM outbox ORDER BY id')).map((r) => r.limit_key);
+    expect(stored).toEqual(keys.map(mailboxOf));
+    expect(stored.slice(0, 3)).toEqual(Array(3).fill('annajansen@gmail.com'));
+  });
+
   it.runIf(BACKEND === 'postgres')('lets instances that start together migrate one after the other', async () => {
     const where = await fresh();
     const both = await Promise.all([openStorage({ ...where, databasePoolSize: 2 }), openStorage({ ...where, databasePoolSize: 2 })]);
@@ -111,7 +129,7 @@ describe('versioned migrations (the backend under test)', () => {
     expect(await look.all('SELECT message_id, queued_at, channel, limit_key FROM outbox')).toEqual([
       { message_id: null, queued_at: null, channel: 'mail', limit_key: 'a@example.com' },
     ]);
-    expect(await storage.photos.unclaimedBytes('x')).toEqual({ total: 0, mine: 0 });
+    expect(await storage.photos.unclaimedBytes('x')).toEqual({ total: 0, mine: 0, group: 0 });
   });
 });
 

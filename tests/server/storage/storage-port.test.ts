@@ -37,6 +37,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+function tempWith(bytes: string): string {
+  const temp = storage.photos.tempPath();
+  writeFileSync(temp, bytes);
+  return temp;
+}
+
 async function photo(owner = '192.0.2.1', bytes = 'jpeg-bytes'): Promise<string> {
   const temp = storage.photos.tempPath();
   writeFileSync(temp, bytes);
@@ -83,7 +89,7 @@ describe('storing a request', () => {
     expect(await storage.requestByReference('ref-1')).toMatchObject({ reference: 'ref-1', brand: 'ilve', payload: item.payload });
     expect((await storage.requestByKey('key-1', 'ilve'))?.reference).toBe('ref-1');
     expect(await storage.requestByKey('key-1', 'teka')).toBeUndefined();
-    expect(await storage.photos.unclaimedBytes('192.0.2.1')).toEqual({ total: 0, mine: 0 });
+    expect(await storage.photos.unclaimedBytes('192.0.2.1')).toEqual({ total: 0, mine: 0, group: 0 });
     expect(await storage.outboxFigures()).toMatchObject({ pendingByKind: { confirmation: 1, desk: 1, webhook: 1 }, failedByKind: {} });
   });
 
@@ -244,10 +250,38 @@ describe('photos', () => {
     const name = await photo('192.0.2.7', 'abcdef');
     expect(await storage.photos.read(name)).toEqual(Buffer.from('abcdef'));
     expect(await storage.photos.size(name)).toBe(6);
-    expect(await storage.photos.unclaimedBytes('192.0.2.7')).toEqual({ total: 6, mine: 6 });
+    expect(await storage.photos.unclaimedBytes('192.0.2.7')).toEqual({ total: 6, mine: 6, group: 6 });
     expect(await storage.photos.removeUnclaimedBefore(Date.now() + 1)).toBe(1);
     expect(await storage.photos.read(name)).toBeUndefined();
     expect(await storage.photos.size(name)).toBeUndefined();
+  });
+
+  it('counts a network by its owners\' prefix, and makes room by forgetting the oldest unclaimed photos, never a claimed one', async () => {
+    const claimed = await request('ref-claimed');
+    await store(claimed);
+    const old = await storage.photos.add(tempWith('aaaa'), 'jpg', '192.0.2.0/24 192.0.2.7', Date.now() - 2000);
+    const middle = await storage.photos.add(tempWith('bbbb'), 'jpg', '192.0.2.0/24 192.0.2.8', Date.now() - 1000);
+    const young = await storage.photos.add(tempWith('cccc'), 'jpg', '198.51.100.0/24 198.51.100.1');
+    expect(await storage.photos.unclaimedBytes('192.0.2.0/24 192.0.2.7', '192.0.2.0/24 ')).toEqual({ total: 12, mine: 4, group: 8 });
+    expect(await storage.photos.evictOldestUnclaimed(5)).toBe(2);
+    expect([await storage.photos.read(old.name), await storage.photos.read(middle.name)]).toEqual([undefined, undefined]);
+    expect(await storage.photos.read(young.name)).toEqual(Buffer.from('cccc'));
+    expect(await storage.photos.evictOldestUnclaimed(100)).toBe(1);
+    expect(await storage.photos.evictOldestUnclaimed(100)).toBe(0);
+    for (const { name } of claimed.photos) expect(await storage.photos.read(name)).toBeDefined();
+  });
+
+  it('forgets sooner the unclaimed photos of an owner at its share, and only theirs', async () => {
+    const hour = 60 * 60_000;
+    const hoarder = '192.0.2.0/24 192.0.2.7';
+    const old = [await storage.photos.add(tempWith('aaaa'), 'jpg', hoarder, Date.now() - 2 * hour), await storage.photos.add(tempWith('bbbb'), 'jpg', hoarder, Date.now() - 2 * hour)];
+    const recent = await storage.photos.add(tempWith('cccc'), 'jpg', hoarder);
+    const other = await storage.photos.add(tempWith('dddd'), 'jpg', '198.51.100.0/24 198.51.100.1', Date.now() - 2 * hour);
+    expect(await storage.photos.removeOverShareBefore(Date.now() - hour, 12)).toBe(2);
+    expect(await Promise.all(old.map((p) => storage.photos.read(p.name)))).toEqual([undefined, undefined]);
+    expect(await storage.photos.read(recent.name)).toEqual(Buffer.from('cccc'));
+    expect(await storage.photos.read(other.name)).toEqual(Buffer.from('dddd'));
+    expect(await storage.photos.removeOverShareBefore(Date.now() - hour, 12)).toBe(0);
   });
 
   it('imports rows with their bytes once', async () => {

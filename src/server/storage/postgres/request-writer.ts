@@ -3,7 +3,7 @@ import type { Outcome, RequestWriter, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
 import type { Db } from '../queries/requests';
 import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
-import { DAY_MS, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
+import { DAY_MS, firstAttempt, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import type { PostgresSql } from './postgres-sql';
 
 /** Seeds the hash of a mailbox into an advisory lock of the mail limit's own (the migration lock is another number). */
@@ -114,11 +114,14 @@ export class PostgresRequestWriter implements RequestWriter {
     if (queued.length > 0) {
       await tx.run(
         `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, queued_at, message_id)
-         SELECT ?, kind, channel, recipient, limit_key, subject, body, ?, ?, message_id
-         FROM json_to_recordset(?::json) AS d(kind text, channel text, recipient text, limit_key text, subject text, body text, message_id text)`,
+         SELECT ?, kind, channel, recipient, limit_key, subject, body, next_attempt_at, ?, message_id
+         FROM json_to_recordset(?::json)
+           AS d(kind text, channel text, recipient text, limit_key text, subject text, body text, next_attempt_at bigint, message_id text)`,
         [
-          id, now, now,
-          JSON.stringify(queued.map((d) => ({ ...d, recipient: d.to, limit_key: d.limitKey ?? null, body: d.text, message_id: d.messageId }))),
+          id, now,
+          JSON.stringify(
+            queued.map((d) => ({ ...d, recipient: d.to, limit_key: d.limitKey ?? null, body: d.text, next_attempt_at: firstAttempt(d, now), message_id: d.messageId })),
+          ),
         ],
       );
     }

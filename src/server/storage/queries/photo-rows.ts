@@ -1,22 +1,76 @@
 import type { PhotoRow } from '../records';
 import type { Db } from './requests';
 
-/** Bytes of unclaimed photos: everyone's, and those of one owner (the storage quotas). */
-export async function unclaimedBytes(db: Db, owner: string): Promise<{ total: number; mine: number }> {
+/**
+ * Bytes of unclaimed photos: everyone's, those of one owner, and those of owners whose text starts
+ * with `group` (the storage quotas; the caller makes owners so, server/client-key.ts photoOwner: they
+ * hold no `%` or `_`, so `group` needs no escaping, which the backends would spell differently).
+ */
+export async function unclaimedBytes(db: Db, owner: string, group: string): Promise<UnclaimedBytes> {
   const row = await db
     .selectFrom('photos')
     .select((eb) => [
       eb.fn.coalesce(eb.fn.sum<number>('bytes'), eb.lit(0)).as('total'),
       eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('owner', '=', owner).then(eb.ref('bytes')).end()), eb.lit(0)).as('mine'),
+      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('owner', 'like', `${group}%`).then(eb.ref('bytes')).end()), eb.lit(0)).as('group'),
     ])
     .where('request_id', 'is', null)
     .executeTakeFirstOrThrow();
-  return { total: Number(row.total), mine: Number(row.mine) };
+  return { total: Number(row.total), mine: Number(row.mine), group: Number(row.group) };
+}
+
+export interface UnclaimedBytes {
+  total: number;
+  mine: number;
+  group: number;
+}
+
+/**
+ * Removes the rows of the oldest unclaimed photos, until at least `bytes` are freed (or none is
+ * left); returns their names. A photo a request claims meanwhile is not among them: its row no
+ * longer matches, and a submit naming a removed one gets 422 (upload again).
+ */
+export async function evictOldestUnclaimedRows(db: Db, bytes: number): Promise<string[]> {
+  const oldest = await db
+    .selectFrom('photos')
+    .select(['name', 'bytes'])
+    .where('request_id', 'is', null)
+    .orderBy('created_at')
+    .orderBy('name')
+    .limit(100)
+    .execute();
+  const chosen: string[] = [];
+  let freed = 0;
+  for (const { name, bytes: size } of oldest) {
+    if (freed >= bytes) break;
+    chosen.push(name);
+    freed += Number(size);
+  }
+  if (chosen.length === 0) return [];
+  const rows = await db.deleteFrom('photos').where('request_id', 'is', null).where('name', 'in', chosen).returning('name').execute();
+  return rows.map((r) => r.name);
 }
 
 /** Removes the rows of photos no request claimed before `cutoff`; returns their names. */
 export async function removeUnclaimedRows(db: Db, cutoff: number): Promise<string[]> {
   const rows = await db.deleteFrom('photos').where('request_id', 'is', null).where('created_at', '<', cutoff).returning('name').execute();
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Removes the rows of unclaimed photos made before `cutoff` by owners whose unclaimed photos
+ * together reach `shareBytes` (a client at its share keeps them a shorter time); returns their names.
+ */
+export async function removeOverShareRows(db: Db, cutoff: number, shareBytes: number): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('photos')
+    .where('request_id', 'is', null)
+    .where('created_at', '<', cutoff)
+    .where('owner', 'in', (eb) =>
+      eb.selectFrom('photos').select('owner').where('request_id', 'is', null).groupBy('owner').having((h) => h.fn.sum<number>('bytes'), '>=', shareBytes),
+    )
+    .returning('name')
+    .execute();
   return rows.map((r) => r.name);
 }
 

@@ -6,7 +6,7 @@ import type { Outcome, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
 import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
 import type { PortalDatabase } from '../schema';
-import { DAY_MS, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
+import { DAY_MS, firstAttempt, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import { batchTransaction, UndoItem } from './batch-transaction';
 import { openDatabase } from './connection';
 import { NodeSqliteDialect } from './kysely-dialect';
@@ -66,7 +66,7 @@ export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: Wri
     if (unavailable.length > 0) throw new UndoItem<SubmitOutcome>({ kind: 'photos-unavailable', fields: unavailable });
     const sent = new Map(limitKeys(s.deliveries).map((key) => [key, (sentTo.all(key, now - DAY_MS) as { n: number }[])[0].n]));
     for (const d of withinMailLimit(s.deliveries, sent, mailsPerRecipientPerDay)) {
-      queue.run(id, d.kind, d.channel, d.to, d.limitKey ?? null, d.subject, d.text, now, now, d.messageId);
+      queue.run(id, d.kind, d.channel, d.to, d.limitKey ?? null, d.subject, d.text, firstAttempt(d, now), now, d.messageId);
     }
     return { kind: 'stored', reference: s.reference, replay: false };
   });

@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { PhotoRowsStore } from '../photo-rows-store';
 import type { PhotoStore } from '../photo-store';
-import { insertPhotoRow, photoNames, removeUnclaimedRows } from '../queries/photo-rows';
+import { evictOldestUnclaimedRows, insertPhotoRow, photoNames, removeOverShareRows, removeUnclaimedRows } from '../queries/photo-rows';
 import type { Db } from '../queries/requests';
 import type { PhotoRow } from '../records';
 
@@ -33,6 +33,18 @@ export class SqlitePhotos extends PhotoRowsStore implements PhotoStore {
 
   async removeUnclaimedBefore(cutoff: number): Promise<number> {
     const names = await removeUnclaimedRows(this.db, cutoff);
+    await this.removeFiles(names);
+    return names.length;
+  }
+
+  async removeOverShareBefore(cutoff: number, shareBytes: number): Promise<number> {
+    const names = await removeOverShareRows(this.db, cutoff, shareBytes);
+    await this.removeFiles(names);
+    return names.length;
+  }
+
+  async evictOldestUnclaimed(bytes: number): Promise<number> {
+    const names = await evictOldestUnclaimedRows(this.db, bytes);
     await this.removeFiles(names);
     return names.length;
   }

@@ -149,6 +149,7 @@ describe.runIf(BACKEND === 'postgres')('two server processes on one PostgreSQL d
         RATE_LIMIT_UPLOADS: '100000',
         PHOTO_DECODE_PER_CLIENT: '1000',
         PHOTO_QUOTA_PER_CLIENT_MB: '100000',
+        MAILS_PER_CLIENT_PER_HOUR: '100000',
       });
       // SIGKILL: a graceful stop would wait for mails held at a stalled server, and a paused process ignores SIGTERM.
       cleanup.push(() => server.kill9());

@@ -136,6 +136,7 @@ describe.runIf(BACKEND === 'postgres')('PostgreSQL faults under load', { timeout
       MAX_CONNECTIONS_PER_CLIENT: '10000',
       PHOTO_DECODE_PER_CLIENT: '1000',
       PHOTO_QUOTA_PER_CLIENT_MB: '100000',
+      MAILS_PER_CLIENT_PER_HOUR: '100000',
       MAIL_POLL_INTERVAL_MS: '50',
       MAIL_RETRY_BASE_MS: '100',
       METRICS_TOKEN: 'scrape-token',

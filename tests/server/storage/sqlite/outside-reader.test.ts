@@ -22,7 +22,7 @@ const SUBMITS = 120;
 /** The sqlite3 shell where installed (CI installs it); otherwise a Node process that does the same. */
 const SQLITE3 = spawnSync('sqlite3', ['-version']).status === 0 ? 'sqlite3' : undefined;
 
-const SERVER_ENV = { RATE_LIMIT_UPLOADS: '100000', RATE_LIMIT_SUBMITS: '100000', MAX_CONNECTIONS_PER_CLIENT: '10000', PHOTO_DECODE_PER_CLIENT: '1000', PHOTO_QUOTA_PER_CLIENT_MB: '100000' };
+const SERVER_ENV = { RATE_LIMIT_UPLOADS: '100000', RATE_LIMIT_SUBMITS: '100000', MAX_CONNECTIONS_PER_CLIENT: '10000', PHOTO_DECODE_PER_CLIENT: '1000', PHOTO_QUOTA_PER_CLIENT_MB: '100000', MAILS_PER_CLIENT_PER_HOUR: '100000' };
 
 /** Counts the requests every `everyMs` in a fresh connection each time, as a script in a loop does. */
 function outsideReader(database: string, everyMs: number): { stop(): Promise<number> } {

@@ -1,0 +1,38 @@
+/** The brand's mail cap alone, on a clock of the test's: what a customer's mail and a notice are told. */
+import { describe, expect, it } from 'vitest';
+import { HOLD_HOURS, MailCap, type MailTurn } from '../../../src/server/intake/mail-cap';
+import { memoryTally } from '../../../src/server/storage/sqlite/memory-tally';
+
+const HOUR = 60 * 60_000;
+const start = 1_800_000_000_000 - (1_800_000_000_000 % HOUR) + 5 * 60_000;
+
+function cap(budgets: { perBrand: number; noticesPerBrand: number; perClient: number }) {
+  const reached: string[] = [];
+  return { cap: new MailCap(memoryTally(), budgets, { reached: (brand, budget) => reached.push(`${brand}:${budget}`) }), reached };
+}
+
+const hourOf = (turn: MailTurn) => (turn.go === 'later' ? (turn.at - (start - (start % HOUR))) / HOUR : turn.go);
+
+describe('the mail cap', () => {
+  it("never drops a customer's mail: one client's flood is spread over its own hours, up to the last one it may wait for", async () => {
+    const { cap: c } = cap({ perBrand: 1000, noticesPerBrand: 10, perClient: 2 });
+    const turns: MailTurn[] = [];
+    for (let i = 0; i < 2 * HOLD_HOURS + 10; i++) turns.push(await c.customerMail('acme', '203.0.113.7', start));
+    expect(turns.every((t) => t.go !== 'never')).toBe(true);
+    expect(turns.slice(0, 4).map(hourOf)).toEqual(['now', 'now', 1, 1]);
+    expect(turns.slice(-12).map(hourOf)).toEqual([HOLD_HOURS - 1, HOLD_HOURS - 1, ...Array(10).fill(HOLD_HOURS)]);
+    // Another client still has this hour's room.
+    expect(await c.customerMail('acme', '198.51.100.1', start)).toEqual({ go: 'now' });
+  });
+
+  it("holds customers' mails past the brand's hour, tells it once, and drops notices past their own budget", async () => {
+    const { cap: c, reached } = cap({ perBrand: 2, noticesPerBrand: 1, perClient: 100 });
+    const customers = [];
+    for (let i = 0; i < 5; i++) customers.push(hourOf(await c.customerMail('acme', `198.51.100.${i}`, start)));
+    expect(customers).toEqual(['now', 'now', 1, 1, 2]);
+    expect([hourOf(await c.notice('acme', '198.51.100.9', start)), hourOf(await c.notice('acme', '198.51.100.10', start))]).toEqual(['now', 'never']);
+    expect(reached).toEqual(['acme:customers', 'acme:notices']);
+    // The next hour: what was put off to it took its room already.
+    expect(hourOf(await c.customerMail('acme', '198.51.100.20', start + HOUR))).toBe(2);
+  });
+});
