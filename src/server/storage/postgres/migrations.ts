@@ -135,5 +135,9 @@ const MIGRATION_LOCK = 7_316_402;
 
 export const POSTGRES_PLAN: MigrationPlan = {
   migrations: POSTGRES_MIGRATIONS,
-  lock: async (tx) => void (await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx)),
+  lock: async (tx) => {
+    // Another instance may migrate for longer than the pool's lock_timeout: this wait has none.
+    await sql`SET LOCAL lock_timeout = 0`.execute(tx);
+    await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);
+  },
 };
