@@ -31,6 +31,7 @@ import { SubmissionKeys } from './no-script/submission-key';
 import { installSlowClientGuard } from './plugins/slow-clients';
 import { loadPortalPages } from './portal-pages';
 import { PostOrigins } from './post-origin';
+import { installHostPin, portalHostNames } from './plugins/host-pin';
 import { formsRoute } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { imagesRoute } from './routes/images';
@@ -131,6 +132,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
 
   app.decorate('requestStore', store);
   installErrorHandler(app);
+  installHostPin(app, portalHostNames(config.publicUrl, config.portalHosts));
   installDrainOnClose(app);
   installSlowClientGuard(app, config.slowClients);
   await installSecurityHeaders(app, config);
