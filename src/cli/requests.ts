@@ -15,6 +15,7 @@ import type { Storage } from '../server/storage/port';
 import { CommandError, runCommand } from './requests/command-error';
 import { formatDeliveries, listDeliveries, redeliver } from './requests/deliveries';
 import { eraseReport } from './requests/erase-report';
+import { mailFilesHome } from './requests/mail-files-home';
 import { exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { showRequest, showSubject } from './requests/show';
@@ -132,7 +133,10 @@ function taskOf(command: string, operand: string | undefined, values: Values, da
       const email = address(values, command);
       return {
         readonly: false,
-        run: async (storage, { dataDir }) => print(eraseReport(await eraseSubject({ storage, dataDir, forms: data.forms }, email), storage.description)),
+        run: async (storage, { dataDir }) => {
+          const home = await mailFilesHome(storage, dataDir);
+          print(eraseReport(await eraseSubject({ storage, dataDir: home, forms: data.forms }, email), storage.description));
+        },
       };
     }
     case 'deliveries':

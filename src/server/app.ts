@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { MAIL_SPOOL_DIR } from './delivery/mail/transport';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -92,6 +93,12 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   // One secret every instance shares: it signs photo links, and keys of their own are derived from it.
   const secret = photoLinkSecret(config.photoUrlSecret, config.dataDir);
   const links = new PhotoLinks(secret, config.publicUrl, config.photoUrlTtlMs);
+  if (!config.smtpUrl) {
+    const mailFiles = resolve(config.dataDir, MAIL_SPOOL_DIR);
+    // Staff commands run elsewhere (erase) find the files by this, or refuse when they cannot reach them.
+    await storage.recordMailFilesDir(mailFiles);
+    app.log.warn({ mailFiles }, `SMTP_URL is not set: mails are only written as .eml files to ${mailFiles}, none is sent`);
+  }
   const writer = await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
   const metrics = new PortalMetrics(storage, () => storage.state.up && writer.alive);
   const deliveries = await startDeliveryWorkers({

@@ -128,6 +128,14 @@ $$`,
       'CREATE INDEX outbox_limit ON outbox(limit_key, queued_at) WHERE limit_key IS NOT NULL',
     ],
   },
+  {
+    version: 5,
+    name: 'where the mail files are',
+    statements: [
+      // A staff command run elsewhere (erase, without the server's DATA_DIR) finds the .eml files here, or refuses.
+      'CREATE TABLE portal_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)',
+    ],
+  },
 ];
 
 /** Any number that is the portal's own: instances starting together migrate one after the other. */

@@ -83,6 +83,8 @@ CREATE INDEX IF NOT EXISTS outbox_due_by_channel ON outbox((kind = 'webhook'), n
       `CREATE INDEX outbox_limit ON outbox(limit_key, queued_at) WHERE limit_key IS NOT NULL`,
     ],
   },
+  // PostgreSQL's version 5 records where the mail files are; SQLite's are always beside its database, in DATA_DIR.
+  { version: 5, name: 'where the mail files are', statements: [] },
 ];
 
 /** SQLite's transaction takes the write lock at BEGIN IMMEDIATE: two instances never share one database file. */

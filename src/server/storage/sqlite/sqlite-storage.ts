@@ -70,6 +70,9 @@ export async function openSqliteStorage(
     openWriter: (policy) => SqliteWriterThread.start(dataDir, policy, state),
     leaseDue: (channel, limit, busy, now) => dueDeliveries(db, channel, limit, busy, now),
     ...sharedOperations({ db, removePhotoBytes: (names) => photoStore().removeFiles(names) }),
+    // The mail files are in DATA_DIR beside the database: whoever opens it has them (a moved folder too).
+    mailFilesDir: async () => undefined,
+    recordMailFilesDir: async () => {},
     reclaim: () => emptyWal(db),
     transfer: transferOf({
       db,
