@@ -33,6 +33,7 @@ import { installSlowClientGuard } from './plugins/slow-clients';
 import { loadPortalPages } from './portal-pages';
 import { PostOrigins } from './post-origin';
 import { installHostPin, portalHostNames } from './plugins/host-pin';
+import { installStrictUtf8Json } from './plugins/strict-utf8';
 import { formsRoute } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { imagesRoute } from './routes/images';
@@ -140,6 +141,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   app.decorate('requestStore', store);
   installErrorHandler(app);
   installHostPin(app, portalHostNames(config.publicUrl, config.portalHosts));
+  installStrictUtf8Json(app);
   installDrainOnClose(app);
   installSlowClientGuard(app, config.slowClients);
   await installSecurityHeaders(app, config);
