@@ -92,7 +92,13 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   const { photos } = storage;
   await photos.tidy(config.photoTtlMs);
   // One secret every instance shares: it signs photo links, and keys of their own are derived from it.
-  const secret = photoLinkSecret(config.photoUrlSecret, config.dataDir);
+  const mayCreate = (await storage.requestsAfter(0, 1)).length === 0;
+  const secret = await Promise.resolve()
+    .then(() => photoLinkSecret(config.photoUrlSecret, config.dataDir, { mayCreate }))
+    .catch(async (error: unknown) => {
+      await storage.close();
+      throw error;
+    });
   const links = new PhotoLinks(secret, config.publicUrl, config.photoUrlTtlMs);
   if (!config.smtpUrl) {
     const mailFiles = resolve(config.dataDir, MAIL_SPOOL_DIR);
