@@ -16,6 +16,7 @@ import { CommandError, runCommand } from './requests/command-error';
 import { formatDeliveries, listDeliveries, redeliver, redeliverFailed, sinceTime } from './requests/deliveries';
 import { eraseReport } from './requests/erase-report';
 import { EXPORT_FORMATS, exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
+import { mailFilesHome } from './requests/mail-files-home';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { showRequest, showSubject } from './requests/show';
 import { openStaffStore, staffPortalData, storeConfig, type StaffConfig } from './requests/staff-store';
@@ -148,7 +149,10 @@ function taskOf(command: string, operand: string | undefined, values: Values, da
       const email = address(values, command);
       return {
         readonly: false,
-        run: async (storage, { dataDir }) => print(eraseReport(await eraseSubject({ storage, dataDir, forms: data.forms }, email), storage.description)),
+        run: async (storage, { dataDir }) => {
+          const home = await mailFilesHome(storage, dataDir);
+          print(eraseReport(await eraseSubject({ storage, dataDir: home, forms: data.forms }, email), storage.description));
+        },
       };
     }
     case 'deliveries':

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { MAIL_SPOOL_DIR } from './delivery/mail/transport';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -31,6 +32,8 @@ import { SubmissionKeys } from './no-script/submission-key';
 import { installSlowClientGuard } from './plugins/slow-clients';
 import { loadPortalPages } from './portal-pages';
 import { PostOrigins } from './post-origin';
+import { installHostPin, portalHostNames } from './plugins/host-pin';
+import { installStrictUtf8Json } from './plugins/strict-utf8';
 import { formsRoute } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { imagesRoute } from './routes/images';
@@ -91,8 +94,20 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   const { photos } = storage;
   await photos.tidy(config.photoTtlMs);
   // One secret every instance shares: it signs photo links, and keys of their own are derived from it.
-  const secret = photoLinkSecret(config.photoUrlSecret, config.dataDir);
+  const mayCreate = (await storage.requestsAfter(0, 1)).length === 0;
+  const secret = await Promise.resolve()
+    .then(() => photoLinkSecret(config.photoUrlSecret, config.dataDir, { mayCreate }))
+    .catch(async (error: unknown) => {
+      await storage.close();
+      throw error;
+    });
   const links = new PhotoLinks(secret, config.publicUrl, config.photoUrlTtlMs);
+  if (!config.smtpUrl) {
+    const mailFiles = resolve(config.dataDir, MAIL_SPOOL_DIR);
+    // Staff commands run elsewhere (erase) find the files by this, or refuse when they cannot reach them.
+    await storage.recordMailFilesDir(mailFiles);
+    app.log.warn({ mailFiles }, `SMTP_URL is not set: mails are only written as .eml files to ${mailFiles}, none is sent`);
+  }
   const writer = await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
   const metrics = new PortalMetrics(storage, () => storage.state.up && writer.alive);
   const deliveries = await startDeliveryWorkers({
@@ -146,6 +161,8 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
 
   app.decorate('requestStore', store);
   installErrorHandler(app);
+  installHostPin(app, portalHostNames(config.publicUrl, config.portalHosts));
+  installStrictUtf8Json(app);
   installDrainOnClose(app);
   installSlowClientGuard(app, config.slowClients);
   await installSecurityHeaders(app, config);

@@ -34,6 +34,8 @@ export interface ServerConfig {
   apiBase: string;
   addressLookupUrl: string;
   corsOrigins: string[];
+  /** Host names the portal answers to besides PUBLIC_URL's and loopback (PORTAL_HOSTS); others get 421. */
+  portalHosts: string[];
   /** Proxy addresses/CIDRs whose X-Forwarded-For is believed; empty = none. */
   trustProxy: string[];
   smtpUrl: string;
@@ -240,6 +242,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     apiBase: apiBase && httpUrl('API_BASE', apiBase, { originOnly: true }),
     addressLookupUrl: httpUrl('ADDRESS_LOOKUP_URL', text(env, 'ADDRESS_LOOKUP_URL', DEFAULT_ADDRESS_LOOKUP_URL)),
     corsOrigins: list(env, 'CORS_ORIGINS').map((o) => httpUrl('CORS_ORIGINS', o, { originOnly: true })),
+    portalHosts: list(env, 'PORTAL_HOSTS').map((h) => {
+      if (!/^[a-z0-9.-]+$/i.test(h)) throw new ConfigError(`PORTAL_HOSTS: "${h}" is not a host name (no scheme, port or path)`);
+      return h.toLowerCase();
+    }),
     trustProxy: list(env, 'TRUST_PROXY'),
     smtpUrl,
     mailFrom,

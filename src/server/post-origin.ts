@@ -7,7 +7,8 @@ export type Sender = 'this-site' | 'other-site' | 'unknown';
  * Tells a form posted from the portal's own pages from one another site
  * made the visitor's browser send. Origin decides when it names a site: the
  * portal's own origin (as the request reached it, proxies believed per
- * TRUST_PROXY) or a configured one (PUBLIC_URL, CORS_ORIGINS). `Origin: null`
+ * TRUST_PROXY; its host name pinned by plugins/host-pin.ts, so a rebound
+ * name never gets here) or a configured one (PUBLIC_URL, CORS_ORIGINS). `Origin: null`
  * names none: sandboxed frames send it, and so does a same-origin post from a
  * page whose Referrer-Policy is no-referrer (ours). Then Fetch Metadata
  * decides: only `same-origin`, or `none` (the visitor's own action in the

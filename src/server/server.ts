@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { loadEnvFile } from './env-file';
+import { isStoreUnavailable } from './storage/store-unavailable';
 import { exitOnSignals } from './shutdown';
 
 /** Builds the app, listens, and exits cleanly on SIGTERM/SIGINT. */
@@ -25,7 +26,10 @@ export async function main(prepare: (config: ServerConfig) => void = () => {}): 
     prepare(config);
     await startServer(config);
   } catch (error) {
-    console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+    if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+    // A database that does not answer or refuses the login (a wrong DATABASE_URL): one line, no stack.
+    else if (isStoreUnavailable(error)) console.error(`Cannot start: ${(error as Error).message}`);
+    else console.error(error);
     process.exit(1);
   }
 }

@@ -90,6 +90,8 @@ export class PostAnswers {
   error(error: FastifyError, req: FastifyRequest, reply: FastifyReply, post: Post | undefined) {
     const answer = errorAnswer(error, req);
     if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
+    // A host name the portal does not serve (plugins/host-pin.ts) has no page of its own here either.
+    if (answer.status === 421) return reply.code(421).type('text/html; charset=utf-8').send(this.pages.notFound);
     if (!post || answer.status === 404) return reply.code(404).type('text/html; charset=utf-8').send(this.pages.notFound);
     const notice: FormNotice = { kind: noticeFor(answer.status) };
     // Nothing of a post that may be another site's is shown back, and its key is not the form's.

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../config';
 
 export type LinkVerdict = 'valid' | 'forbidden' | 'expired';
 
@@ -44,9 +45,13 @@ export class PhotoLinks {
  * PHOTO_URL_SECRET when set; otherwise a random key made on first start and
  * kept in DATA_DIR (mode 0600), so links stay valid across restarts.
  */
-export function photoLinkSecret(configured: string, dataDir: string): Buffer {
+export function photoLinkSecret(configured: string, dataDir: string, { mayCreate = true }: { mayCreate?: boolean } = {}): Buffer {
   if (configured) return Buffer.from(configured);
   const file = join(dataDir, 'photo-url.key');
+  // A database with requests but no key is a restore that left the key behind: a new one would break every link already sent.
+  if (!mayCreate && !existsSync(file)) {
+    throw new ConfigError(`${file} is missing but the database holds requests: restore it from the backup (or set PHOTO_URL_SECRET to the secret used before)`);
+  }
   try {
     writeFileSync(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
   } catch (error) {

@@ -65,8 +65,8 @@ export function errorAnswer(error: FastifyError, req: FastifyRequest): ErrorAnsw
     return { status, message: clientMessage(status), details: {} };
   }
   if (STORAGE_FULL.has(error.code)) {
-    // A state of the service, told when it changes (DatabaseState, the disk guard): no stack trace per request.
-    req.log.warn({ statusCode: 503, code: error.code }, 'request refused for now: storage unavailable');
+    // A state of the service, told once when it changes (DatabaseState, the disk guard): no line per request.
+    req.log.debug({ statusCode: 503, code: error.code }, 'request refused for now: storage unavailable');
     const retryAfterSeconds = error.code === STORE_UNAVAILABLE ? 10 : 60;
     return { status: 503, message: 'The service is temporarily unable to store requests. Please try again later.', details: {}, retryAfterSeconds };
   }

@@ -5,7 +5,7 @@ import type { DiskGuard } from '../photos/disk-guard';
 import type { Storage } from '../storage/port';
 
 export interface HealthRoutesOptions {
-  storage: Pick<Storage, 'ping'>;
+  storage: Pick<Storage, 'ping' | 'state'>;
   dataDir: string;
   minFreeDiskBytes: number;
   store: Pick<RequestStore, 'alive'>;
@@ -27,7 +27,8 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
 
   app.get('/readyz', async (_req, reply) => {
     const problems: string[] = [];
-    if (!(await storage.ping().then(() => true, () => false))) problems.push('database');
+    // Red too while the database answers reads but refuses writes (locked elsewhere, full): until a write succeeds.
+    if (!(await storage.ping().then(() => true, () => false)) || !storage.state.up) problems.push('database');
     if (!store.alive) problems.push('writer');
     const disk = await statfs(dataDir).catch(() => undefined);
     if (!disk || disk.bavail * disk.bsize < minFreeDiskBytes) problems.push('disk');

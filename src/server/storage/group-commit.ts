@@ -4,16 +4,17 @@ import type { Outcome } from './port';
 export interface ErrorData {
   message: string;
   code?: string;
+  kind?: string;
 }
 
 export function plainError(error: unknown): ErrorData {
-  const { message, code } = error as { message?: unknown; code?: unknown };
-  return { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
+  const { message, code, kind } = error as { message?: unknown; code?: unknown; kind?: unknown };
+  return { message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}), ...(typeof kind === 'string' ? { kind } : {}) };
 }
 
-/** The error handler maps `code` (SQLITE_FULL → 503), so it is kept. */
-export function toError({ message, code }: ErrorData): Error {
-  return Object.assign(new Error(message), code === undefined ? {} : { code });
+/** The error handler maps `code` (STORE_UNAVAILABLE → 503) and the state tells `kind` (locked, full), so both are kept. */
+export function toError({ message, code, kind }: ErrorData): Error {
+  return Object.assign(new Error(message), code === undefined ? {} : { code }, kind === undefined ? {} : { kind });
 }
 
 interface Pending<I, O> {

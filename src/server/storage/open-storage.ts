@@ -41,7 +41,7 @@ export async function openStorage(
 ): Promise<Storage> {
   const storage = databaseUrl
     ? await openPostgresStorage({ url: databaseUrl, poolSize: databasePoolSize, deliveryLeaseMs, uploadsDir: join(dataDir, PHOTOS_DIR) }, { log, existing })
-    : await openSqliteStorage(dataDir, { readonly, existing });
+    : await openSqliteStorage(dataDir, { readonly, existing, log });
   if (existing) await refuseUnlessCurrent(storage);
   return storage;
 }

@@ -78,6 +78,9 @@ export interface Storage {
   expiredRequests(cutoff: number, limit: number): Promise<number[]>;
   eraseRequests(ids: readonly number[]): Promise<ErasedRows>;
   eraseMails(ids: readonly number[]): Promise<number>;
+  /** The folder a server wrote .eml files to (absolute; recorded at its start); undefined: the command's own DATA_DIR (SQLite's are beside its database). */
+  mailFilesDir(): Promise<string | undefined>;
+  recordMailFilesDir(dir: string): Promise<void>;
   /** The photos of these requests, by name. */
   photosOfRequests(ids: readonly number[]): Promise<PhotoRow[]>;
   /** The deliveries of these requests, by id. */

@@ -9,6 +9,13 @@ export interface PortalDatabase {
   photos: PhotosTable;
   outbox: OutboxTable;
   schema_migrations: SchemaMigrationsTable;
+  portal_settings: PortalSettingsTable;
+}
+
+/** Facts of the running servers that staff commands elsewhere need (the mail files' folder). */
+export interface PortalSettingsTable {
+  name: string;
+  value: string;
 }
 
 export interface RequestsTable {

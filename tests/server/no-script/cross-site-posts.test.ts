@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, jpegWithGps, uploadPhoto, type TestServer } from '../helpers';
-import { formBody, postForm, seedOf, startNoScriptServer, twoPhotos, typedValues } from './no-script-support';
+import { formBody, multipartOf, postForm, rawPost, seedOf, startNoScriptServer, twoPhotos, typedValues } from './no-script-support';
 
 const SHOP = 'https://shop.example.com';
 const PUBLIC = 'https://portal.example.com';
@@ -46,6 +46,21 @@ async function expectRefused({ res, email, key }: Awaited<ReturnType<typeof send
 }
 
 describe('cross-site posts of the form without scripts', () => {
+  it('refuses a Host it does not serve (a rebound name: evil.example resolving to the portal) with 421, for posts and pages; nothing stored', async () => {
+    const email = 'rebound@example.com';
+    const fields = Object.entries(typedValues({ client_email: email })).map(([k, v]): [string, string] => [`root_${k}`, String(v)]);
+    const payload = multipartOf('rebound', [...fields, ...(await twoPhotos()), ['submission', 'key-rebound']]);
+    const evil = { host: 'evil.example', origin: 'http://evil.example', 'sec-fetch-site': 'same-origin' };
+    const post = await rawPost(server, '/ilve/nl/nl', { ...evil, 'content-type': 'multipart/form-data; boundary=rebound' }, payload);
+    expect(post.status).toBe(421);
+    expect(await requestsWith(email)).toBe(0);
+    const page = await rawPost(server, '/api/forms/ilve', { host: 'evil.example', 'content-type': 'application/json' }, Buffer.from('{}'));
+    expect(page.status).toBe(421);
+    // The names it serves still pass: PUBLIC_URL's and loopback (the test speaks to 127.0.0.1).
+    const own = await rawPost(server, '/api/forms/ilve', { host: 'portal.example.com', 'content-type': 'application/json' }, Buffer.from('{}'));
+    expect(own.status).toBe(400);
+  });
+
   it('refuses an Origin of another site, whatever Fetch Metadata says', async () => {
     await expectRefused(await send({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }));
     await expectRefused(await send({ origin: 'https://evil.example' }));

@@ -1,3 +1,5 @@
+import type { Unavailability } from '../store-unavailable';
+
 /**
  * Whether a PostgreSQL error means the database cannot be reached or went
  * away, rather than that the request was wrong: the service is at fault, the
@@ -10,6 +12,23 @@
  * connection.
  */
 export function connectionLost(error: unknown): boolean {
+  return pgUnavailability(error) !== undefined;
+}
+
+/**
+ * Why PostgreSQL cannot store now, or undefined when the request or our code
+ * is at fault: `busy` for a lock not granted within lock_timeout (55P03) or a
+ * deadlock (40P01), `full` for a full disk (53100), `unreachable` for the rest
+ * of connectionLost's list.
+ */
+export function pgUnavailability(error: unknown): Unavailability | undefined {
+  const { code } = error as { code?: unknown };
+  if (code === '55P03' || code === '40P01') return 'busy';
+  if (code === '53100') return 'full';
+  return gone(error) ? 'unreachable' : undefined;
+}
+
+function gone(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   const text = typeof message === 'string' ? message : '';
   if (typeof code === 'string') {

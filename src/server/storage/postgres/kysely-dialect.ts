@@ -1,6 +1,6 @@
 import { PostgresDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
-import type { DatabaseState } from '../database-state';
+import { storesRequests, type DatabaseState } from '../database-state';
 import { answered } from './answered';
 
 /**
@@ -28,7 +28,7 @@ class AnsweringConnection implements DatabaseConnection {
   ) {}
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return answered(this.state, () => this.inner.executeQuery<R>(query));
+    return answered(this.state, () => this.inner.executeQuery<R>(query), storesRequests(query.sql));
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
@@ -47,7 +47,7 @@ class AnsweringDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new AnsweringConnection(await answered(this.state, () => this.inner.acquireConnection()), this.state);
+    return new AnsweringConnection(await answered(this.state, () => this.inner.acquireConnection(), false), this.state);
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {

@@ -141,6 +141,14 @@ WHERE limit_key LIKE '%@gmail.com'`,
 WHERE limit_key LIKE '%@googlemail.com'`,
     ],
   },
+  {
+    version: 6,
+    name: 'where the mail files are',
+    statements: [
+      // A staff command run elsewhere (erase, without the server's DATA_DIR) finds the .eml files here, or refuses.
+      'CREATE TABLE portal_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)',
+    ],
+  },
 ];
 
 /** Any number that is the portal's own: instances starting together migrate one after the other. */
@@ -148,5 +156,9 @@ const MIGRATION_LOCK = 7_316_402;
 
 export const POSTGRES_PLAN: MigrationPlan = {
   migrations: POSTGRES_MIGRATIONS,
-  lock: async (tx) => void (await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx)),
+  lock: async (tx) => {
+    // Another instance may migrate for longer than the pool's lock_timeout: this wait has none.
+    await sql`SET LOCAL lock_timeout = 0`.execute(tx);
+    await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);
+  },
 };

@@ -28,6 +28,8 @@ export interface PoolOptions {
  * A pool on DATABASE_URL. Every connection commits synchronously (a 201 only
  * after the commit is on disk, whatever the server's default) and gives up
  * on a database that does not answer, so readiness turns red instead of hanging.
+ * A lock held elsewhere (LOCK TABLE, a long migration by hand) is waited for
+ * 5 s, as SQLite's busy_timeout, then refused with 503 (lock_not_available).
  */
 export function openPool({ url, poolSize, durable = true }: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
@@ -35,7 +37,7 @@ export function openPool({ url, poolSize, durable = true }: PoolOptions): pg.Poo
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 5_000,
-    options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000`,
+    options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000 -c lock_timeout=5000`,
   });
   // An idle connection the server drops has left the pool already, which opens another when needed; whether
   // the database itself is gone, the next call tells (DatabaseState).

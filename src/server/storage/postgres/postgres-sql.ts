@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { DatabaseState } from '../database-state';
-import { isStoreUnavailable } from '../store-unavailable';
+import { storesRequests, type DatabaseState } from '../database-state';
+import { isStoreUnavailable, unavailability } from '../store-unavailable';
 import { answered } from './answered';
 
 export type Param = string | number | null | Buffer;
@@ -51,13 +51,13 @@ export class PostgresSql {
   }
 
   private query(statement: Prepared | { text: string }, params: readonly Param[]): Promise<pg.QueryResult> {
-    return answered(this.state, () => this.on.query({ ...statement, values: params as Param[] }));
+    return answered(this.state, () => this.on.query({ ...statement, values: params as Param[] }), storesRequests(statement.text));
   }
 
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   async transaction<T>(work: (tx: PostgresSql) => Promise<T>): Promise<T> {
     const pool = this.on as pg.Pool;
-    const client = await answered(this.state, () => pool.connect());
+    const client = await answered(this.state, () => pool.connect(), false);
     let broken: Error | undefined;
     try {
       const tx = new PostgresSql(client, this.state);
@@ -66,7 +66,8 @@ export class PostgresSql {
       await tx.query({ text: 'COMMIT' }, []);
       return result;
     } catch (error) {
-      if (isStoreUnavailable(error)) broken = error as Error;
+      // A lock not granted or a full disk leaves the connection sound: rolled back and reused.
+      if (isStoreUnavailable(error) && unavailability(error) === 'unreachable') broken = error as Error;
       else await client.query('ROLLBACK').catch(() => {});
       throw error;
     } finally {

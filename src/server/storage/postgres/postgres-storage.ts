@@ -30,6 +30,8 @@ export interface PostgresStorageOptions {
  * photos (bytes in the row), idempotency keys, the outbox and the rate-limit
  * counters. Instances migrate one after the other at start.
  */
+const MAIL_FILES = 'mail_files_dir';
+
 export async function openPostgresStorage(
   options: PostgresStorageOptions,
   { log, existing = false }: { log?: StateLog; existing?: boolean } = {},
@@ -60,6 +62,15 @@ export async function openPostgresStorage(
     },
     openWriter: async (policy) => new PostgresRequestWriter(raw, db, policy),
     leaseDue: (channel, limit, busy, now) => leaseDue(raw, options.deliveryLeaseMs, channel, limit, busy, now),
+    // Staff commands run on other machines than the servers: where the servers write mail files is kept here.
+    mailFilesDir: async () =>
+      (await db.selectFrom('portal_settings').select('value').where('name', '=', MAIL_FILES).executeTakeFirst())?.value,
+    recordMailFilesDir: async (dir) =>
+      void (await db
+        .insertInto('portal_settings')
+        .values({ name: MAIL_FILES, value: dir })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ value: dir }))
+        .execute()),
     ...sharedOperations({ db, removePhotoBytes: async () => {} }),
     // A plain vacuum frees dead rows but leaves their bytes in the pages it keeps: the tables that hold
     // text about people are written anew (their files replaced; submits wait for the lock meanwhile).

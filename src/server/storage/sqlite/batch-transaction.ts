@@ -1,6 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { plainError } from '../group-commit';
 import type { Outcome } from '../port';
+import { sqliteError } from './sqlite-errors';
 
 /** Thrown by an item to undo its writes and still answer with `outcome` (a photo another request claimed). */
 export class UndoItem<O> extends Error {
@@ -29,7 +30,7 @@ export function batchTransaction<I, O>(db: DatabaseSync, writeOne: (item: I) => 
           return { ok: true, value };
         } catch (error) {
           db.exec('ROLLBACK TO item; RELEASE item');
-          return error instanceof UndoItem ? { ok: true, value: error.outcome as O } : { ok: false, error: plainError(error) };
+          return error instanceof UndoItem ? { ok: true, value: error.outcome as O } : { ok: false, error: plainError(sqliteError(error)) };
         }
       });
       db.exec('COMMIT');

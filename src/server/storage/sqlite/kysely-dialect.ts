@@ -1,4 +1,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { storesRequests, type DatabaseState } from '../database-state';
+import { isStoreUnavailable } from '../store-unavailable';
+import { sqliteError } from './sqlite-errors';
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -20,10 +23,14 @@ import {
  * SQLITE_BUSY_SNAPSHOT when another connection wrote meanwhile.
  */
 export class NodeSqliteDialect implements Dialect {
-  constructor(private readonly db: DatabaseSync) {}
+  /** `state` hears whether the database stored (the log says once when it refuses, and when it is back). */
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly state?: DatabaseState,
+  ) {}
 
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.db);
+    return new NodeSqliteDriver(this.db, this.state);
   }
 
   createQueryCompiler() {
@@ -43,8 +50,11 @@ class NodeSqliteDriver implements Driver {
   private readonly connection: NodeSqliteConnection;
   private turn: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: DatabaseSync) {
-    this.connection = new NodeSqliteConnection(db);
+  constructor(
+    private readonly db: DatabaseSync,
+    state: DatabaseState | undefined,
+  ) {
+    this.connection = new NodeSqliteConnection(db, state);
   }
 
   async init(): Promise<void> {}
@@ -84,10 +94,25 @@ class NodeSqliteConnection implements DatabaseConnection {
   release: () => void = () => {};
   private readonly statements = new Map<string, StatementSync>();
 
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly state: DatabaseState | undefined,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      const result = this.execute<R>(query);
+      this.state?.answered(storesRequests(query.sql));
+      return result;
+    } catch (error) {
+      const sorted = sqliteError(error);
+      if (isStoreUnavailable(sorted)) this.state?.unreachable(sorted as Error);
+      throw sorted;
+    }
+  }
 
   // Writes go through run()/all(), never get(): get() on a writing statement can hide SQLITE_FULL (notes/intake-server.md).
-  async executeQuery<R>({ sql, parameters }: CompiledQuery): Promise<QueryResult<R>> {
+  private execute<R>({ sql, parameters }: CompiledQuery): QueryResult<R> {
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
     const values = parameters as SQLInputValue[];

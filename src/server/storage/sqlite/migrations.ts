@@ -96,6 +96,8 @@ WHERE limit_key LIKE '%@gmail.com'`,
 WHERE limit_key LIKE '%@googlemail.com'`,
     ],
   },
+  // PostgreSQL's version 6 records where the mail files are; SQLite's are always beside its database, in DATA_DIR.
+  { version: 6, name: 'where the mail files are', statements: [] },
 ];
 
 /** SQLite's transaction takes the write lock at BEGIN IMMEDIATE: two instances never share one database file. */

@@ -9,6 +9,7 @@ import type { PortalDatabase } from '../schema';
 import { DAY_MS, firstAttempt, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import { batchTransaction, UndoItem } from './batch-transaction';
 import { openDatabase } from './connection';
+import { sqliteError } from './sqlite-errors';
 import { NodeSqliteDialect } from './kysely-dialect';
 
 export type ToWriter = { seq: number; items: NewRequest[] } | { seq: number; deliveries: DeliveryUpdate[]; now: number } | { close: true };
@@ -98,7 +99,7 @@ export function serveRequestWriter({ dataDir, ...policy }: { dataDir: string } &
     try {
       outcomes = write(batches.flatMap((b) => b.items));
     } catch (error) {
-      const failed = plainError(error);
+      const failed = plainError(sqliteError(error));
       for (const { seq } of batches) port.postMessage({ seq, failed } satisfies FromWriter);
       return;
     }
@@ -119,7 +120,7 @@ export function serveRequestWriter({ dataDir, ...policy }: { dataDir: string } &
       const { seq } = message;
       void recordDeliveries(kysely, message.deliveries, message.now).then(
         () => port.postMessage({ seq, recorded: true } satisfies FromWriter),
-        (error: unknown) => port.postMessage({ seq, failed: plainError(error) } satisfies FromWriter),
+        (error: unknown) => port.postMessage({ seq, failed: plainError(sqliteError(error)) } satisfies FromWriter),
       );
       return;
     }

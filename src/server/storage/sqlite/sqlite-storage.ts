@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
-import { DatabaseState } from '../database-state';
+import { DatabaseState, type StateLog } from '../database-state';
 import { migrate, appliedVersion } from '../migrate';
 import { PhotoFolder } from '../photo-folder';
 import type { Storage } from '../port';
@@ -41,12 +41,13 @@ export const PHOTOS_DIR = 'photos';
  */
 export async function openSqliteStorage(
   dataDir: string,
-  { readonly = false, existing = readonly }: { readonly?: boolean; existing?: boolean } = {},
+  { readonly = false, existing = readonly, log }: { readonly?: boolean; existing?: boolean; log?: StateLog } = {},
 ): Promise<Storage> {
   const file = join(dataDir, DATABASE_FILE);
   // Reading, or a staff command, never creates a database where there was none.
   if (existing && !existsSync(file)) throw new StoreRefusal('missing', `SQLite ${file} does not exist`);
-  const db = new Kysely<PortalDatabase>({ dialect: new NodeSqliteDialect(openDatabase(dataDir, { readonly, existing })) });
+  const state = new DatabaseState(log);
+  const db = new Kysely<PortalDatabase>({ dialect: new NodeSqliteDialect(openDatabase(dataDir, { readonly, existing }), state) });
   try {
     if (!existing) await migrate(db, SQLITE_PLAN);
   } catch (error) {
@@ -60,15 +61,18 @@ export async function openSqliteStorage(
     (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`.execute(db)).rows.length > 0;
   return {
     description: `SQLite ${file}`,
-    state: new DatabaseState(),
+    state,
     rateLimitStore: undefined,
     tally: memoryTally(),
     get photos() {
       return photoStore();
     },
-    openWriter: (policy) => SqliteWriterThread.start(dataDir, policy),
+    openWriter: (policy) => SqliteWriterThread.start(dataDir, policy, state),
     leaseDue: (channel, limit, busy, now) => dueDeliveries(db, channel, limit, busy, now),
     ...sharedOperations({ db, removePhotoBytes: (names) => photoStore().removeFiles(names) }),
+    // The mail files are in DATA_DIR beside the database: whoever opens it has them (a moved folder too).
+    mailFilesDir: async () => undefined,
+    recordMailFilesDir: async () => {},
     reclaim: () => emptyWal(db),
     transfer: transferOf({
       db,

@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 import { toError } from '../group-commit';
 import type { Outcome, RequestWriter, WritePolicy } from '../port';
 import type { DeliveryUpdate, NewRequest, WriteOutcome } from '../records';
-import { storeUnavailable } from '../store-unavailable';
+import type { DatabaseState } from '../database-state';
+import { isStoreUnavailable, storeUnavailable } from '../store-unavailable';
 import type { FromWriter, ToWriter } from './request-writer';
 
 interface Waiting {
@@ -23,13 +24,22 @@ export class SqliteWriterThread implements RequestWriter {
   private failure: Error | undefined;
   private closing = false;
 
-  private constructor(private readonly thread: Worker) {
+  private constructor(
+    private readonly thread: Worker,
+    state: DatabaseState,
+  ) {
     thread.on('message', (message: FromWriter) => {
       if ('ready' in message) return;
       const waiting = this.waiting.get(message.seq);
       this.waiting.delete(message.seq);
-      if ('failed' in message) waiting?.reject(toError(message.failed));
-      else waiting?.resolve('outcomes' in message ? message.outcomes : undefined);
+      if ('failed' in message) {
+        const error = toError(message.failed);
+        if (isStoreUnavailable(error)) state.unreachable(error);
+        waiting?.reject(error);
+      } else {
+        state.answered();
+        waiting?.resolve('outcomes' in message ? message.outcomes : undefined);
+      }
     });
     // A writer that dies takes no request with it unanswered: pending and later submits fail with 503.
     thread.on('error', (error) => this.fail(storeUnavailable(error.message)));
@@ -37,12 +47,12 @@ export class SqliteWriterThread implements RequestWriter {
   }
 
   /** Starts the thread on the (already migrated) database in `dataDir`. */
-  static async start(dataDir: string, policy: WritePolicy): Promise<SqliteWriterThread> {
+  static async start(dataDir: string, policy: WritePolicy, state: DatabaseState): Promise<SqliteWriterThread> {
     // Compiled, the thread's entry is a built module beside the server; from source, a loader runs it through tsx.
     const entry = import.meta.url.endsWith('.ts') ? './writer-entry.mjs' : './sqlite-writer.js';
     const thread = new Worker(new URL(entry, import.meta.url), { workerData: { dataDir, ...policy } });
     await once(thread, 'message'); // ready; rejects if the thread fails to open the database
-    return new SqliteWriterThread(thread);
+    return new SqliteWriterThread(thread, state);
   }
 
   get alive(): boolean {

@@ -121,6 +121,7 @@ describe.runIf(BACKEND === 'sqlite')(`SQLite read by another process while the s
       : spawnSync(process.execPath, ['-e', `new (require('node:sqlite').DatabaseSync)(${JSON.stringify(join(dataDir, 'requests.db'))}).exec(${JSON.stringify(`VACUUM INTO '${copy}'`)})`], { encoding: 'utf8' });
     expect(backup.status, backup.stderr).toBe(0);
     cpSync(join(dataDir, 'photos'), join(backupDir, 'photos'), { recursive: true });
+    cpSync(join(dataDir, 'photo-url.key'), join(backupDir, 'photo-url.key'));
     const after = await send();
     await running.stop();
 
