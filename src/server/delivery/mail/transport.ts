@@ -107,12 +107,18 @@ function fileTransport(outboxDir: string): MailTransport {
       // One handle writes and syncs: reopening the file just to fsync it doubled the opens per mail.
       const file = await open(temp, 'wx', 0o600);
       try {
-        await file.writeFile(info.message as Buffer);
-        await file.sync();
-      } finally {
-        await file.close();
+        try {
+          await file.writeFile(info.message as Buffer);
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+        await rename(temp, join(outboxDir, `${mail.id}-${mail.kind}.eml`));
+      } catch (error) {
+        // A full disk: the attempt fails (and is retried), and leaves no empty or partial file behind.
+        await rm(temp, { force: true });
+        throw error;
       }
-      await rename(temp, join(outboxDir, `${mail.id}-${mail.kind}.eml`));
       await fsyncPath(outboxDir);
     },
     close: () => transport.close(),

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BACKEND } from '../../../support/backend';
+import { createMailTransport } from '../../../../src/server/delivery/mail/transport';
 import { captureLogs } from '../../log-capture';
 import { count, png, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from '../../helpers';
 
@@ -72,4 +73,21 @@ describe.skipIf(!mounted)(`a full disk under SQLite (${BACKEND === 'sqlite' ? 't
     expect(logs.lines.filter((l) => l.level >= 50 && !/^database disk full/.test(String(l.msg)))).toEqual([]);
     console.log(`[measure] full disk, sqlite: ${attempts} submits while full: ${JSON.stringify(Object.fromEntries(statuses))}; retry ${retried.status}; stored 1 of 1 acknowledged; state log lines ${told.length}`);
   }, 60_000);
+
+  it('a mail the spool cannot hold fails its attempt and leaves no file behind; written once there is room', async () => {
+    const outbox = join(mountPoint, 'spool');
+    const transport = createMailTransport({ url: '', name: 'portal.example', maxConnections: 1 }, outbox);
+    const mail = {
+      id: 7, kind: 'desk', from: { name: 'Portal', address: 'portal@example.com' }, to: 'desk@example.com', replyTo: 'klant@example.com',
+      subject: 'Aanvraag', text: 'x'.repeat(200_000), messageId: '<ref.desk@portal.example>',
+    };
+    const fillers = fill(mountPoint);
+    await expect(transport.deliver(mail)).rejects.toThrow(/ENOSPC/);
+    expect(readdirSync(outbox)).toEqual([]);
+    for (const f of fillers) rmSync(f);
+    await transport.deliver(mail);
+    expect(readdirSync(outbox)).toEqual(['7-desk.eml']);
+    transport.close();
+  }, 60_000);
 });
+
