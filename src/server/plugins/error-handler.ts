@@ -52,11 +52,55 @@ export function sendError(error: FastifyError, req: FastifyRequest, reply: Fasti
   return reply.code(answer.status).send({ error: answer.message, ...answer.details });
 }
 
+/** How often a flood of refusals of one reason is summed up in the log. */
+const REFUSAL_SUMMARY_MS = 60_000;
+
+/**
+ * Refusals "for now" come in floods (a full quota refuses every upload of a
+ * client): the first of each reason is logged at warn, the rest are counted and
+ * summed up once a minute while they go on, so the log stays readable.
+ */
+class RefusalTally {
+  private readonly counts = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly log: FastifyInstance['log']) {}
+
+  note(statusCode: number, reason: string): void {
+    const more = this.counts.get(reason);
+    if (more === undefined) this.log.warn({ statusCode, reason }, 'request refused for now');
+    this.counts.set(reason, (more ?? -1) + 1);
+    this.timer ??= setTimeout(() => this.sumUp(), REFUSAL_SUMMARY_MS).unref();
+  }
+
+  private sumUp(): void {
+    this.timer = undefined;
+    let flooding = false;
+    for (const [reason, more] of this.counts) {
+      if (more === 0) this.counts.delete(reason);
+      else {
+        this.log.warn({ reason, count: more }, `${more} more requests refused for now in the last minute`);
+        this.counts.set(reason, 0);
+        flooding = true;
+      }
+    }
+    if (flooding) this.timer = setTimeout(() => this.sumUp(), REFUSAL_SUMMARY_MS).unref();
+  }
+}
+
+const tallies = new WeakMap<FastifyInstance, RefusalTally>();
+
+function refusedForNow(req: FastifyRequest, statusCode: number, reason: string): void {
+  let tally = tallies.get(req.server);
+  if (!tally) tallies.set(req.server, (tally = new RefusalTally(req.server.log)));
+  tally.note(statusCode, reason);
+}
+
 /** The answer to an error, logged once: for the JSON body above, or a page (routes/no-script-form.ts). */
 export function errorAnswer(error: FastifyError, req: FastifyRequest): ErrorAnswer {
   if (error instanceof HttpError) {
     if (error.statusCode < 500) req.log.info({ statusCode: error.statusCode, reason: error.message }, 'request refused');
-    else req.log.warn({ statusCode: error.statusCode, reason: error.message }, 'request refused for now');
+    else refusedForNow(req, error.statusCode, error.message);
     return { status: error.statusCode, message: error.message, details: error.details, retryAfterSeconds: error.headers.retryAfterSeconds };
   }
   const status = error.statusCode ?? 500;

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { captureLogs } from '../log-capture';
 import { buildTestApp, count, injectSubmit, injectUpload, multipartBody, simpleRequest, storedPhoto, type TestServer } from '../helpers';
 
 let server: TestServer | undefined;
@@ -95,5 +96,18 @@ describe('storage quotas for unclaimed photos', { timeout: 60_000 }, () => {
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBeDefined();
     expect(await injectUpload(server.app, await noisyJpeg(), 'image/jpeg').catch((e: Error) => e.message)).toMatch(/503/);
+  });
+});
+
+describe('the log of a flood of refusals', { timeout: 60_000 }, () => {
+  it('says the first refusal of a reason once, not one warning per refused upload', async () => {
+    const logs = captureLogs();
+    server = await buildTestApp({ PHOTO_QUOTA_PER_CLIENT_MB: '1' }, { logger: logs.logger });
+    const photo = await noisyJpeg();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await upload(photo, '10.0.0.1')).statusCode);
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThanOrEqual(8);
+    const warned = logs.lines.filter((l) => l.level === 40 && /refused/.test(String(l.msg)));
+    expect(warned).toHaveLength(1);
   });
 });
