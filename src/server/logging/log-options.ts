@@ -39,9 +39,13 @@ export function serializeError(value: unknown): unknown {
   return out;
 }
 
-/** A request as logged: the path without its query, which may hold a signed link's signature or a form's fields. */
+/**
+ * A request as logged: the path without its query, which may hold a signed link's signature or a form's fields,
+ * and without an e-mail address typed into it (as it is or %-encoded).
+ */
 function serializeRequest(req: FastifyRequest) {
-  const [path, query] = req.url.split('?', 2);
+  const [rawPath, query] = req.url.split('?', 2);
+  const path = scrubText(rawPath.replace(/%40/gi, '@'));
   return {
     method: req.method,
     url: query === undefined ? path : `${path}?[redacted]`,

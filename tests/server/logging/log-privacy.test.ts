@@ -110,6 +110,8 @@ describe('the server log of a full run holds no personal data', { timeout: 60_00
     expect(broken.status).toBe(400);
     const query = new URLSearchParams({ root_last_name: PIETER.last_name, root_client_email: PIETER.client_email, root_street_name: PIETER.street_name });
     expect((await fetch(`${server.url}/teka/nl/be?${query}`)).status).toBeLessThan(500);
+    // An address in the path (a mistyped link, a probe), as typed and %-encoded.
+    for (const address of [PIETER.client_email, encodeURIComponent(PIETER.client_email)]) expect((await fetch(`${server.url}/teka/${address}/be`)).status).toBeLessThan(500);
 
     // The customer's confirmation fails for good: logged at error level with the reference, and the server's refusal.
     const failure = () => logs.lines.find((l: LogLine) => l.level === ERROR_LEVEL && l.reference === reference && l.kind === 'confirmation');
