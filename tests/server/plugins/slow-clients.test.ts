@@ -17,7 +17,7 @@ function slowUpload(port: number, localAddress = '127.0.0.1'): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1', localAddress }, () => {
       socket.write(
-        'POST /api/forms/images HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n--b\r\n',
+        'POST /api/forms/images HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n--b\r\n',
       );
       resolve(socket);
     });
@@ -93,4 +93,21 @@ describe('slow clients', () => {
     expect(health).toBe(200);
     for (const s of held) s.destroy();
   });
+
+  it('closes a connection whose headers trickle in, soon after HEADERS_TIMEOUT_MS (not at Node’s next 30 s check)', { timeout: 30_000 }, async () => {
+    server = await startTestServer({ HEADERS_TIMEOUT_MS: '2000' });
+    const socket = await new Promise<Socket>((resolve, reject) => {
+      const s = connect({ port: portOf(server!), host: '127.0.0.1' }, () => resolve(s));
+      s.on('error', () => {});
+      s.once('error', reject);
+    });
+    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    // One header line a second: never complete, never silent.
+    const trickle = setInterval(() => socket.writable && socket.write('X-Slow: y\r\n'), 1000);
+    const started = Date.now();
+    await closed(socket);
+    clearInterval(trickle);
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
 });
+
