@@ -75,13 +75,14 @@ describe('a brand author adds Acme', () => {
     ['cannot be read', () => '\uFEFF' + original, 'brands/acme.json line 1, column 1: the file starts with an invisible byte-order mark (BOM)'],
     ['does not validate', () => original.replace('"primary": "#5b3a8c"', '"primary": "red"'), 'brands/acme.json /theme/primary: "red": Not a colour this file understands.'],
   ])('a brand file that %s shows validate’s message over the page, also after a reload, and the page comes back on save', async (_what, broken, message) => {
-    const overlayText = () => page.locator('vite-error-overlay').evaluate((el) => el.shadowRoot?.textContent ?? '');
+    // Vite may reload the page while the overlay is read (the file changed again): read until the message is there.
+    const overlayText = () => page.locator('vite-error-overlay').evaluate((el) => el.shadowRoot?.textContent ?? '').catch(() => '');
     writeFileSync(brandFile, broken());
     await page.locator('vite-error-overlay').waitFor({ timeout: 30_000 });
-    expect(await overlayText()).toContain(message);
+    await expect.poll(overlayText, { timeout: 30_000 }).toContain(message);
     await reloadPage(page);
     await page.locator('vite-error-overlay').waitFor({ timeout: 30_000 });
-    expect(await overlayText()).toContain(message);
+    await expect.poll(overlayText, { timeout: 30_000 }).toContain(message);
     writeFileSync(brandFile, original);
     await page.locator('vite-error-overlay').waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByRole('img', { name: 'Acme' }).waitFor({ timeout: 60_000 });
