@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { GMAIL_LIMIT_KEYS } from '../gmail-limit-keys';
 import type { Migration, MigrationPlan } from '../migrate';
 
 /**
@@ -128,19 +129,7 @@ $$`,
       'CREATE INDEX outbox_limit ON outbox(limit_key, queued_at) WHERE limit_key IS NOT NULL',
     ],
   },
-  {
-    version: 5,
-    name: 'one limit key per Gmail inbox',
-    statements: [
-      // mailboxOf now counts every dotted spelling of a Gmail name, at gmail.com or googlemail.com, as one
-      // inbox (core/mailbox.ts): the keys already stored are rewritten so mails of the last day count and
-      // erasure finds them. Keys are lower-case with the +tag gone; only the dots and the domain change.
-      `UPDATE outbox SET limit_key = replace(substr(limit_key, 1, length(limit_key) - length('@gmail.com')), '.', '') || '@gmail.com'
-WHERE limit_key LIKE '%@gmail.com'`,
-      `UPDATE outbox SET limit_key = replace(substr(limit_key, 1, length(limit_key) - length('@googlemail.com')), '.', '') || '@gmail.com'
-WHERE limit_key LIKE '%@googlemail.com'`,
-    ],
-  },
+  GMAIL_LIMIT_KEYS,
   {
     version: 6,
     name: 'where the mail files are',
