@@ -40,6 +40,10 @@ async function completeWithKeyboard(page: Page, brand: Brand, email: string): Pr
   const invisible: string[] = [];
   const photos: Record<string, PhotoFile> = { root_upload_1: files[0], root_upload_2: files[1] };
   const done = new Set<string>();
+  // Playwright turns the browser's chooser interception on when a listener is added, without waiting
+  // for it: a key press sent right after `waitForEvent` can beat it, the browser then opens its own
+  // dialog, unseen, and ignores every later press (seen once in CI). Listening from the start avoids the race.
+  page.on('filechooser', () => {});
   await page.keyboard.press('Tab');
   for (let step = 0; step < 80; step += 1) {
     const focus = await focusIndicator(page);
