@@ -27,8 +27,8 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
 
   app.get('/readyz', async (_req, reply) => {
     const problems: string[] = [];
-    // Red too while the database answers reads but refuses writes (locked elsewhere, full): until a write succeeds.
-    if (!(await storage.ping().then(() => true, () => false)) || !storage.state.up) problems.push('database');
+    // Red too while the database answers reads but refuses writes (locked elsewhere, full), as last found by a write.
+    if (!(await storage.ping().then(() => true, () => false)) || storage.state.refusingWrites) problems.push('database');
     if (!store.alive) problems.push('writer');
     const disk = await statfs(dataDir).catch(() => undefined);
     if (!disk || disk.bavail * disk.bsize < minFreeDiskBytes) problems.push('disk');

@@ -32,9 +32,18 @@ export function storesRequests(sql: string): boolean {
   return /\b(insert\s+into|update|delete\s+from)\s+"?(requests|photos)\b/i.test(sql);
 }
 
+/**
+ * How long after a store last refused a write /readyz keeps the instance out (refusingWrites). Only a
+ * stored request proves a refusing store is back, and a balancer that heeds /readyz sends none: red
+ * for good would keep a recovered instance out forever. After this long it lets requests in again, and
+ * the next refusal (a 503 with Retry-After, as without the balancer) makes it red for as long again.
+ */
+export const REFUSAL_HOLDS_MS = 30_000;
+
 export class DatabaseState {
   private downSince: number | undefined;
   private kind: Unavailability | undefined;
+  private lastRefusal = 0;
 
   constructor(private readonly log: StateLog = { error() {}, warn() {}, info() {} }) {}
 
@@ -42,9 +51,15 @@ export class DatabaseState {
     return this.downSince === undefined;
   }
 
+  /** Whether writes are refused, as far as a probe can tell: down, and a write was refused in the last REFUSAL_HOLDS_MS. */
+  get refusingWrites(): boolean {
+    return this.downSince !== undefined && Date.now() - this.lastRefusal < REFUSAL_HOLDS_MS;
+  }
+
   /** `error` an unavailable store's error (its kind decides the words), or any error that lost the connection. */
   unreachable(error: Error): void {
     const kind = unavailability(error);
+    this.lastRefusal = Date.now();
     if (this.downSince !== undefined && this.kind === kind) return;
     this.downSince ??= Date.now();
     this.kind = kind;

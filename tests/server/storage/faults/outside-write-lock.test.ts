@@ -11,7 +11,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { REFUSAL_HOLDS_MS } from '../../../../src/server/storage/database-state';
 import { BACKEND } from '../../../support/backend';
 import { captureLogs, type LogLine } from '../../log-capture';
 import { count, png, simpleRequest, startTestServer, submit, uploadedName, uploadPhoto, type TestServer } from '../../helpers';
@@ -20,6 +21,7 @@ import { formBody, NO_SCRIPT_WEB_FILES, postForm, seedOf, twoPhotos, typedValues
 let server: TestServer | undefined;
 let holder: ChildProcess | pg.Client | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   if (holder instanceof pg.Client) await holder.end();
   else holder?.kill('SIGKILL');
   holder = undefined;
@@ -92,6 +94,16 @@ describe(`the write lock held by another process (${BACKEND})`, () => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ problems: ['database'] });
+
+    // A balancer that heeds /readyz sends nothing more, and only a stored request proves the store is back:
+    // once no write was refused for a while, /readyz lets requests in to find out; the next refusal makes it red again.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + REFUSAL_HOLDS_MS + 1_000 });
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    const again = await submit(server.url, 'ilve', body, { 'idempotency-key': 'key-locked' });
+    statuses.push(`submit after a quiet while ${again.status}`);
+    expect(again.status).toBe(503);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+    vi.useRealTimers();
 
     await lock.release();
     const retried = await submit(server.url, 'ilve', body, { 'idempotency-key': 'key-locked' });
