@@ -93,7 +93,7 @@ export class PortalMetrics {
     byKindGauge('portal_outbox_failed', 'Deliveries that failed for good, by kind (see npm run requests -- deliveries).', (f) => f.failedByKind);
     new Gauge({
       name: 'portal_outbox_oldest_pending_age_seconds',
-      help: 'Age of the oldest delivery still pending; 0 when none is.',
+      help: 'Age of the oldest delivery still pending, from when it was due (a confirmation held back by the mail cap: from its hour); 0 when none is.',
       registers: [this.registry],
       async collect() {
         const found = await figures();

@@ -122,9 +122,15 @@ export async function outboxFigures(db: Db): Promise<OutboxFigures> {
           .execute()
       ).map((r) => [r.kind, Number(r.n)]),
     );
+  // Counted from when each became due: a confirmation held back by the brand's mail cap (never tried, due
+  // later than queued) is not late before its hour, and an alert on the age must not fire for it.
   const oldest = await db
     .selectFrom('outbox')
-    .select((eb) => eb.fn.min(eb.fn.coalesce('queued_at', 'next_attempt_at')).as('at'))
+    .select((eb) => {
+      const queued = eb.fn.coalesce('queued_at', 'next_attempt_at');
+      const due = eb.case().when(eb.and([eb('attempts', '=', 0), eb('next_attempt_at', '>', queued)])).then(eb.ref('next_attempt_at')).else(queued).end();
+      return eb.fn.min(due).as('at');
+    })
     .where(pending)
     .executeTakeFirst();
   return { pendingByKind: await byKind('pending'), failedByKind: await byKind('failed'), oldestPendingAt: oldest?.at ?? null };
