@@ -67,6 +67,8 @@ const PRESSES = [
 
 /** Opens the page and leaves the field with the case's value; the next step is the press. */
 async function prepare(page: Page, c: PressCase): Promise<void> {
+  // Chooser interception on before the press (Playwright turns it on without waiting; see keyboard.spec).
+  if ('photoChooser' in c.outcome) page.on('filechooser', () => {});
   await openBrandPage(page, suite.portal.baseUrl, c.brandId, 'nl', 'be');
   if (c.afterEmptySubmit) {
     await page.click(SUBMIT);
