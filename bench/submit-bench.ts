@@ -127,8 +127,7 @@ const HOUR_MS = 3_600_000;
 /**
  * CPU seconds used so far by the PostgreSQL backends serving `databaseUrl` (the servers' pool
  * connections, open from the warm-up on; same machine): the processes whose title names the
- * database (`postgres: <user> <database> <client> …`). The WAL writer and checkpointer are shared
- * with other databases and not counted.
+ * database. The WAL writer and checkpointer are shared with other databases and not counted.
  */
 function postgresCpuSeconds(databaseUrl: string): number {
   const database = new URL(databaseUrl).pathname.slice(1);
@@ -141,7 +140,8 @@ function postgresCpuSeconds(databaseUrl: string): number {
         return '';
       }
     })();
-    if (title.startsWith('postgres: ') && title.split(' ')[2] === database) sum += cpuSeconds(Number(pid));
+    // `postgres: [cluster: ]<user> <database> <client> …` (Debian's clusters add their name).
+    if (title.startsWith('postgres: ') && title.split(/[\s\0]+/).includes(database)) sum += cpuSeconds(Number(pid));
   }
   return sum;
 }

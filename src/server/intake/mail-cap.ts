@@ -51,11 +51,13 @@ export class MailCap {
   async customerMail(brand: string, client: string, now = Date.now()): Promise<MailTurn> {
     const thisHour = Math.floor(now / HOUR_MS);
     const last = thisHour + HOLD_HOURS;
-    for (let hour = Math.min(this.from(`${brand}:client:${client}`, thisHour), last); ; hour++) {
+    const [clientKey, brandKey] = [`${brand}:client:${client}`, `${brand}:customers`];
+    // Hours known to be full for either are not tried: each try is a count in the shared store.
+    for (let hour = Math.min(Math.max(this.from(clientKey, thisHour), this.from(brandKey, thisHour)), last); ; hour++) {
       const final = hour >= last;
-      const clientRoom = await this.take(`${brand}:client:${client}`, hour, this.budgets.perClient, now);
+      const clientRoom = await this.take(clientKey, hour, this.budgets.perClient, now);
       if (!clientRoom && !final) continue;
-      const brandRoom = await this.take(`${brand}:customers`, hour, this.budgets.perBrand, now);
+      const brandRoom = await this.take(brandKey, hour, this.budgets.perBrand, now);
       if (!brandRoom && hour === thisHour) this.tell(brand, 'customers', hour);
       if (brandRoom || final) return hour === thisHour ? { go: 'now' } : { go: 'later', at: hour * HOUR_MS };
     }

@@ -35,4 +35,15 @@ describe('the mail cap', () => {
     // The next hour: what was put off to it took its room already.
     expect(hourOf(await c.customerMail('acme', '198.51.100.20', start + HOUR))).toBe(2);
   });
+
+  it('counts a mail in the shared store twice, not once per hour it is put off past: a flood stays cheap for every instance', async () => {
+    const tally = memoryTally();
+    let counts = 0;
+    const c = new MailCap(async (...args) => (counts++, tally(...args)), { perBrand: 10, noticesPerBrand: 10, perClient: 1000 }, { reached: () => {} });
+    const hours = [];
+    for (let i = 0; i < 60; i++) hours.push(hourOf(await c.customerMail('acme', `198.51.100.${i}`, start)));
+    expect(hours).toEqual([...Array(10).fill('now'), ...[1, 2, 3, 4, 5].flatMap((h) => Array(10).fill(h))]);
+    // The client's and the brand's count per mail, and one more pair each time an hour turns out full.
+    expect(counts).toBeLessThanOrEqual(2 * 60 + 2 * 6);
+  });
 });
