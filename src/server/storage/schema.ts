@@ -58,6 +58,8 @@ export interface OutboxTable {
   last_error: string | null;
   message_id: string | null;
   queued_at: number | null;
+  /** When it first became due: queued, or the hour the mail cap held it for (null: delivered before version 7). */
+  due_at: number | null;
 }
 
 export interface SchemaMigrationsTable {

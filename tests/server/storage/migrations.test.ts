@@ -100,6 +100,23 @@ describe('versioned migrations (the backend under test)', () => {
     expect(stored.slice(0, 3)).toEqual(Array(3).fill('annajansen@gmail.com'));
   });
 
+  it('gives pending deliveries the time they became due (version 7): a held one its hour, the rest their queueing', async () => {
+    const where = await fresh();
+    const { db, plan } = migrator(where);
+    await migrate(db, { ...plan, migrations: MIGRATIONS.filter((m) => m.version <= 6) });
+    const look = probe(where);
+    await look.run("INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (1, 'ref-1', 'ilve', 'simple', 'nl', '{}', 'h', 0)");
+    const row = (attempts: number, next: number, queued: number | null, sent: number | null) =>
+      look.run("INSERT INTO outbox (request_id, kind, recipient, subject, body, attempts, next_attempt_at, queued_at, sent_at, channel) VALUES (1, 'confirmation', 'a@example.com', 's', 'b', ?, ?, ?, ?, 'mail')", [attempts, next, queued, sent]);
+    await row(0, 5000, 1000, null); // held for a later hour
+    await row(2, 9000, 1000, null); // retried
+    await row(0, 1000, null, null); // queued before rows kept the time
+    await row(1, 1000, 1000, 2000); // sent
+    expect(await migrate(db, plan)).toEqual(MIGRATIONS.filter((m) => m.version > 6).map((m) => m.version));
+    const due = (await look.all<{ due_at: number | null }>('SELECT due_at FROM outbox ORDER BY id')).map((r) => (r.due_at === null ? null : Number(r.due_at)));
+    expect(due).toEqual([5000, 1000, 1000, null]);
+  });
+
   it.runIf(BACKEND === 'postgres')('lets instances that start together migrate one after the other', async () => {
     const where = await fresh();
     const both = await Promise.all([openStorage({ ...where, databasePoolSize: 2 }), openStorage({ ...where, databasePoolSize: 2 })]);

@@ -207,6 +207,24 @@ describe('deliveries', () => {
     expect(again.map((d) => [d.id, d.attempts]).sort()).toEqual([due[0], due[1], due[2]].map((d) => [d.id, 0]).sort());
     expect(again.find((d) => d.id === due[0].id)?.queuedAt).toBe(now + 10);
   });
+  it('ages the oldest pending delivery from when it became due: a held one not before its hour, one under way from its queueing however often it is leased', async () => {
+    const hour = Date.now() + 3_600_000;
+    await store(await request('ref-held', { deliveries: [{ ...mail('confirmation', 'klant@example.com'), notBefore: hour }] }));
+    expect((await storage.outboxFigures()).oldestPendingAt).toBe(hour);
+    const queued = Date.now();
+    await store(await request('ref-now', { deliveries: [mail('desk', 'desk@example.com', false)] }));
+    const oldest = (await storage.outboxFigures()).oldestPendingAt!;
+    expect(oldest).toBeGreaterThanOrEqual(queued);
+    expect(oldest).toBeLessThan(hour);
+    // Instances that die during each first attempt: the row is leased again and again, and nothing is recorded.
+    for (const minutes of [2, 4, 6]) expect(await storage.leaseDue('mail', 10, new Set(), queued + minutes * 60_000)).toHaveLength(1);
+    expect((await storage.outboxFigures()).oldestPendingAt).toBe(oldest);
+    // Queued again by staff: due from then.
+    const [desk] = await storage.leaseDue('mail', 10, new Set(), queued + 8 * 60_000);
+    await writer.recordDeliveries([{ id: desk.id, delivered: false, attempts: 1, nextAttemptAt: queued, lastError: '550', failedForGood: true }], queued);
+    expect(await storage.requeueFailed(undefined, queued + 9 * 60_000)).toBe(1);
+    expect((await storage.outboxFigures()).oldestPendingAt).toBe(queued + 9 * 60_000);
+  });
 });
 
 describe("a person's data", () => {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DUE_TIMES } from '../due-times';
 import { GMAIL_LIMIT_KEYS } from '../gmail-limit-keys';
 import type { Migration, MigrationPlan } from '../migrate';
 
@@ -138,6 +139,7 @@ $$`,
       'CREATE TABLE portal_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)',
     ],
   },
+  DUE_TIMES,
 ];
 
 /** Any number that is the portal's own: instances starting together migrate one after the other. */

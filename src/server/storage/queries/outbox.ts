@@ -91,7 +91,7 @@ export async function requeue(db: Db, reference: string, kinds: readonly string[
   if (!request) return undefined;
   const { numUpdatedRows } = await db
     .updateTable('outbox')
-    .set({ sent_at: null, failed_at: null, attempts: 0, last_error: null, next_attempt_at: now, queued_at: now })
+    .set({ sent_at: null, failed_at: null, attempts: 0, last_error: null, next_attempt_at: now, due_at: now, queued_at: now })
     .where('request_id', '=', request.id)
     .where((eb) => eb.or([eb('kind', 'in', [...kinds]), eb('failed_at', 'is not', null)]))
     .executeTakeFirst();
@@ -102,7 +102,7 @@ export async function requeue(db: Db, reference: string, kinds: readonly string[
 export async function requeueFailed(db: Db, since: number | undefined, now: number): Promise<number> {
   const { numUpdatedRows } = await db
     .updateTable('outbox')
-    .set({ failed_at: null, attempts: 0, last_error: null, next_attempt_at: now, queued_at: now })
+    .set({ failed_at: null, attempts: 0, last_error: null, next_attempt_at: now, due_at: now, queued_at: now })
     .where('failed_at', 'is not', null)
     .where('sent_at', 'is', null)
     .$if(since !== undefined, (qb) => qb.where('failed_at', '>=', since!))
@@ -122,15 +122,11 @@ export async function outboxFigures(db: Db): Promise<OutboxFigures> {
           .execute()
       ).map((r) => [r.kind, Number(r.n)]),
     );
-  // Counted from when each became due: a confirmation held back by the brand's mail cap (never tried, due
-  // later than queued) is not late before its hour, and an alert on the age must not fire for it.
+  // Counted from when each became due: a confirmation held back by the brand's mail cap is not late
+  // before its hour, and an alert on the age must not fire for it.
   const oldest = await db
     .selectFrom('outbox')
-    .select((eb) => {
-      const queued = eb.fn.coalesce('queued_at', 'next_attempt_at');
-      const due = eb.case().when(eb.and([eb('attempts', '=', 0), eb('next_attempt_at', '>', queued)])).then(eb.ref('next_attempt_at')).else(queued).end();
-      return eb.fn.min(due).as('at');
-    })
+    .select((eb) => eb.fn.min(eb.fn.coalesce('due_at', 'queued_at', 'next_attempt_at')).as('at'))
     .where(pending)
     .executeTakeFirst();
   return { pendingByKind: await byKind('pending'), failedByKind: await byKind('failed'), oldestPendingAt: oldest?.at ?? null };
