@@ -37,7 +37,9 @@ export function openPool({ url, poolSize, durable = true }: PoolOptions): pg.Poo
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 5_000,
-    options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000 -c lock_timeout=5000`,
+    // Plans from the tables as they are at each call: a statement's generic plan, made while the outbox was
+    // small, kept counting a mailbox's mails by reading every row (4.6 ms a submit at 40,000 rows, and growing).
+    options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000 -c lock_timeout=5000 -c plan_cache_mode=force_custom_plan`,
   });
   // An idle connection the server drops has left the pool already, which opens another when needed; whether
   // the database itself is gone, the next call tells (DatabaseState).
