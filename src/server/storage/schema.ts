@@ -58,7 +58,10 @@ export interface OutboxTable {
   last_error: string | null;
   message_id: string | null;
   queued_at: number | null;
-  /** When it first became due: queued, or the hour the mail cap held it for (null: delivered before version 7). */
+  /**
+   * When it first became due: queued, or the hour the mail cap held it for. Null: sent or given up on
+   * before version 7, or queued by an instance of an older release still running during an upgrade.
+   */
   due_at: number | null;
 }
 

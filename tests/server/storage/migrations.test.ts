@@ -55,6 +55,16 @@ function migrator(where: { dataDir: string; databaseUrl: string }): { db: Kysely
 const MIGRATIONS: Migration[] = BACKEND === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS;
 const versions = async (p: DatabaseProbe) => (await p.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
 
+/** A fresh database migrated up to `version` by hand, holding one request (id 1) for outbox rows to point at. */
+async function atVersion(version: number): Promise<{ db: Kysely<PortalDatabase>; plan: MigrationPlan; look: DatabaseProbe }> {
+  const where = await fresh();
+  const { db, plan } = migrator(where);
+  await migrate(db, { ...plan, migrations: MIGRATIONS.filter((m) => m.version <= version) });
+  const look = probe(where);
+  await look.run("INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (1, 'ref-1', 'ilve', 'simple', 'nl', '{}', 'h', 0)");
+  return { db, plan, look };
+}
+
 describe('versioned migrations (the backend under test)', () => {
   it('applies each migration once, at the first start only', async () => {
     const where = await fresh();
@@ -84,11 +94,7 @@ describe('versioned migrations (the backend under test)', () => {
   });
 
   it('rewrites the stored limit keys of Gmail inboxes (version 5), so mails sent before the upgrade still count', async () => {
-    const where = await fresh();
-    const { db, plan } = migrator(where);
-    await migrate(db, { ...plan, migrations: MIGRATIONS.filter((m) => m.version <= 4) });
-    const look = probe(where);
-    await look.run("INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (1, 'ref-1', 'ilve', 'simple', 'nl', '{}', 'h', 0)");
+    const { db, plan, look } = await atVersion(4);
     // The keys as release 4 made them: lower-case, +tag gone, dots kept.
     const keys = ['anna.jansen@gmail.com', 'a.n.n.ajansen@googlemail.com', 'annajansen@gmail.com', 'anna.jansen@example.com', 'anna.jansen@gmail.com.example', 'jan@notgmail.com'];
     for (const key of keys) {
@@ -101,11 +107,7 @@ describe('versioned migrations (the backend under test)', () => {
   });
 
   it('gives pending deliveries the time they became due (version 7): a held one its hour, the rest their queueing', async () => {
-    const where = await fresh();
-    const { db, plan } = migrator(where);
-    await migrate(db, { ...plan, migrations: MIGRATIONS.filter((m) => m.version <= 6) });
-    const look = probe(where);
-    await look.run("INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (1, 'ref-1', 'ilve', 'simple', 'nl', '{}', 'h', 0)");
+    const { db, plan, look } = await atVersion(6);
     const row = (attempts: number, next: number, queued: number | null, sent: number | null) =>
       look.run("INSERT INTO outbox (request_id, kind, recipient, subject, body, attempts, next_attempt_at, queued_at, sent_at, channel) VALUES (1, 'confirmation', 'a@example.com', 's', 'b', ?, ?, ?, ?, 'mail')", [attempts, next, queued, sent]);
     await row(0, 5000, 1000, null); // held for a later hour

@@ -14,8 +14,9 @@ const statements = new Map<string, Prepared>();
 
 /**
  * The statement for a text of the portal's SQL: `?` placeholders as PostgreSQL's `$1, $2…` (the
- * portal's SQL has no `?` of its own), and a name, so each connection parses and plans it once
- * instead of at every call (the texts are a fixed set: values are always parameters).
+ * portal's SQL has no `?` of its own), and a name, so each connection parses it once instead of at
+ * every call (the texts are a fixed set: values are always parameters). Plans are made at each call
+ * (pool.ts: a plan kept from when a table was small read whole tables later).
  */
 function prepared(text: string): Prepared {
   let statement = statements.get(text);
@@ -31,7 +32,7 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 /**
  * Prepared statements on the pool, for the hot paths (the request writer, the shared rate-limit
- * counters): named, so planned once per connection. Every call is answered (answered.ts): a database
+ * counters): named, so parsed once per connection. Every call is answered (answered.ts): a database
  * that is gone fails as "unavailable" (503).
  */
 export class PostgresSql {

@@ -123,7 +123,7 @@ export async function outboxFigures(db: Db): Promise<OutboxFigures> {
       ).map((r) => [r.kind, Number(r.n)]),
     );
   // Counted from when each became due: a confirmation held back by the brand's mail cap is not late
-  // before its hour, and an alert on the age must not fire for it.
+  // before its hour, and an alert on the age must not fire for it. Rows an older release queued have no due_at.
   const oldest = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.min(eb.fn.coalesce('due_at', 'queued_at', 'next_attempt_at')).as('at'))
