@@ -11,6 +11,7 @@ import { storedReference } from '../core/reference';
 import { FALLBACK_LOCALE } from '../core/texts';
 import type { PortalData } from '../server/portal-data';
 import { eraseSubject } from '../server/privacy/erasure';
+import { FormRevisions } from '../server/revisions/form-revisions';
 import type { Storage } from '../server/storage/port';
 import { CommandError, runCommand } from './requests/command-error';
 import { formatDeliveries, listDeliveries, redeliver, redeliverFailed, sinceTime } from './requests/deliveries';
@@ -143,7 +144,7 @@ function taskOf(command: string, operand: string | undefined, values: Values, da
       if ((operand === undefined) === (values.email === undefined)) throw misused('show takes a reference or --email <address>', 'show');
       if (operand) return { readonly: true, run: (storage, { timeZone }) => showRequest(storage, operand, photosTo, timeZone) };
       const email = address(values, command);
-      return { readonly: true, run: (storage, { timeZone }) => showSubject(storage, data.forms, email, photosTo, timeZone) };
+      return { readonly: true, run: (storage, { timeZone }) => showSubject(storage, new FormRevisions(data, storage), email, photosTo, timeZone) };
     }
     case 'erase': {
       const email = address(values, command);
@@ -151,7 +152,7 @@ function taskOf(command: string, operand: string | undefined, values: Values, da
         readonly: false,
         run: async (storage, { dataDir }) => {
           const home = await mailFilesHome(storage, dataDir);
-          print(eraseReport(await eraseSubject({ storage, dataDir: home, forms: data.forms }, email), storage.description));
+          print(eraseReport(await eraseSubject({ storage, dataDir: home, forms: new FormRevisions(data, storage) }, email), storage.description));
         },
       };
     }
@@ -179,7 +180,8 @@ async function main(args: string[]): Promise<number | void> {
   const { command, operand, values } = parse(args);
   if (command === 'migrate-to-postgres') return migrateToPostgres({ ...storeConfig(), allowMissingPhotos: values['allow-missing-photos'] ?? false });
   const config = storeConfig();
-  // The forms say which field holds whose address and which are photos; the languages give the export's words.
+  // Each request's form says which field holds whose address and which are photos (today's forms: requests not
+  // yet given a revision); the languages give the export's words.
   const task = taskOf(command, operand, values, staffPortalData(config));
   const storage = await openStaffStore(config, { readonly: task.readonly });
   try {

@@ -41,6 +41,7 @@ import { metricsRoute } from './routes/metrics';
 import { noScriptFormRoute } from './routes/no-script-form';
 import { photosRoute } from './routes/photos';
 import { portalRoutes } from './routes/portal';
+import { FormRevisions } from './revisions/form-revisions';
 import { openStorage } from './storage/open-storage';
 import { FormDataValidator } from './validation/form-data-validator';
 import { compileForms, RequestValidator } from './validation/request-validator';
@@ -110,12 +111,16 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
     await storage.recordMailFilesDir(mailFiles);
     app.log.warn({ mailFiles }, `SMTP_URL is not set: mails are only written as .eml files to ${mailFiles}, none is sent`);
   }
+  // Each request keeps the form it was sent with; those stored before revisions existed get today's.
+  const revisions = new FormRevisions(data, storage);
+  const adopted = await revisions.register(storage);
+  if (adopted > 0) app.log.info({ requests: adopted }, 'requests stored without a form revision now have their form of today');
   const writer = await storage.openWriter({ mailsPerRecipientPerDay: config.mailsPerRecipientPerDay });
   const metrics = new PortalMetrics(storage, () => storage.state.up && writer.alive);
   const deliveries = await startDeliveryWorkers({
     config,
     brands,
-    data,
+    forms: revisions,
     storage,
     writer,
     links,
@@ -136,11 +141,20 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
       ),
   });
   const validators = compileForms(data);
-  const intake = new Intake(store, new RequestValidator(data, validators), mailCap, {
-    accepted: (brand) => metrics.requestAccepted(brand),
-    held: (brand) => metrics.mailHeld(brand),
-    withheld: (brand) => metrics.mailWithheld(brand),
-  }, data, config.timeZone);
+  const intake = new Intake({
+    store,
+    validator: new RequestValidator(data, validators),
+    mailCap,
+    events: {
+      accepted: (brand) => metrics.requestAccepted(brand),
+      held: (brand) => metrics.mailHeld(brand),
+      withheld: (brand) => metrics.mailWithheld(brand),
+    },
+    data,
+    revisions,
+    earlier: storage,
+    timeZone: config.timeZone,
+  });
   const stopSweep = schedulePhotoSweep(
     photos,
     { ttlMs: config.photoTtlMs, overShareTtlMs: config.photoOverShareTtlMs, shareBytes: config.photoQuota.perClientBytes, intervalMs: config.photoSweepIntervalMs },
@@ -188,7 +202,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
   await app.register(formsRoute, { brands, intake, rateLimit: config.rateLimits.submits });
   // Pages after a post without scripts are rendered by the prerender's SSR build (npm run build).
   const seeded = new SeededPages(join(config.webRoot, 'ssr', 'entry-server.js'), pages);
-  const sent = new SentRequests(storage, secret, data.forms);
+  const sent = new SentRequests(storage, secret, revisions);
   const keys = new SubmissionKeys(secret);
   await app.register(noScriptFormRoute, {
     brands,

@@ -5,9 +5,11 @@ import type { Writable } from 'node:stream';
 import { findText } from '../../core/texts';
 import type { Locale } from '../../core/types';
 import type { PortalData } from '../../server/portal-data';
+import { FormRevisions } from '../../server/revisions/form-revisions';
 import type { Storage } from '../../server/storage/port';
+import type { StoredRequest } from '../../server/storage/records';
 import { CommandError } from './command-error';
-import { csvLine, exportColumns, exportRecord, sheetHeader, sheetRow, type SheetCell } from './export-rows';
+import { csvLine, ExportColumns, exportRecord, sheetRow, type SheetCell } from './export-rows';
 import { timeWithOffset } from './time-with-offset';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx', 'jsonl'] as const;
@@ -17,7 +19,7 @@ export interface ExportOptions {
   /** CSV and workbook: the staff's language (headers, words); CSV: the cell separator. */
   language: Locale;
   separator: string;
-  /** The forms (the columns) and the languages (their headers). */
+  /** Today's forms (requests not yet given a revision; the first columns) and the languages (headers, words). */
   data: Pick<PortalData, 'forms' | 'languages'>;
   /** The file to write; none: stdout. */
   out: string | undefined;
@@ -59,37 +61,48 @@ export async function exportRequests(storage: Storage, options: ExportOptions): 
 }
 
 async function writeRequests(storage: Storage, out: Writable, { format, separator, language, timeZone, data }: ExportOptions): Promise<number> {
-  const columns = exportColumns(data.forms.values());
   // CSV records end in CRLF (RFC 4180); JSON lines in LF.
   const end = format === 'csv' ? '\r\n' : '\n';
   const write = async (line: string) => {
     if (!out.write(`${line}${end}`)) await once(out, 'drain');
   };
-  const localTime = timeWithOffset(timeZone);
   const utc = (ms: number) => new Date(ms).toISOString();
+  if (format === 'jsonl') return eachRequest(storage, (row) => write(JSON.stringify(exportRecord(row, utc))));
+
+  // Each request is read by the form it was sent with; the columns are every field of those forms, so a first pass gathers them.
+  const forms = new FormRevisions(data, storage);
+  const gathered = new ExportColumns(data.forms, data.languages);
+  await eachRequest(storage, async (row) => gathered.add(row, await forms.of(row)));
+  const columns = gathered.columns;
+  const header = gathered.header(language, data.languages);
+  const localTime = timeWithOffset(timeZone);
   const words = { languages: data.languages, language };
   // The workbook is written whole at the end (a zip of XML); its rows are gathered meanwhile.
   const sheet: SheetCell[][] = [];
-  const header = sheetHeader(columns, data.forms.values(), words);
   if (format === 'csv') await write(`${BOM}${csvLine(header, separator)}`);
-  let count = 0;
-  for (let after = 0; ; ) {
-    const rows = await storage.requestsAfter(after, PAGE);
-    for (const row of rows) {
-      const cells = () => sheetRow(columns, row, data.forms.get(row.variant), words, localTime);
-      if (format === 'xlsx') sheet.push(cells());
-      else await write(format === 'csv' ? csvLine(cells(), separator) : JSON.stringify(exportRecord(row, utc)));
-    }
-    count += rows.length;
-    if (rows.length < PAGE) break;
-    after = rows[rows.length - 1].id;
-  }
+  const count = await eachRequest(storage, async (row) => {
+    const cells = sheetRow(columns, row, await forms.of(row), words, localTime);
+    if (format === 'xlsx') sheet.push(cells);
+    else await write(csvLine(cells, separator));
+  });
   if (format === 'xlsx') {
     // Loaded only for a workbook: the other commands start without it.
     const { xlsxWorkbook } = await import('./export-xlsx');
     if (!out.write(await xlsxWorkbook(findText(data.languages, language, 'export.sheet') ?? 'Requests', header, sheet))) await once(out, 'drain');
   }
   return count;
+}
+
+/** Every stored request in order, read a page at a time (a large database is never loaded whole); how many. */
+async function eachRequest(storage: Storage, take: (row: StoredRequest) => Promise<void> | void): Promise<number> {
+  let count = 0;
+  for (let after = 0; ; ) {
+    const rows = await storage.requestsAfter(after, PAGE);
+    for (const row of rows) await take(row);
+    count += rows.length;
+    if (rows.length < PAGE) return count;
+    after = rows[rows.length - 1].id;
+  }
 }
 
 /** A file beside `path` that becomes `path` when finished, or goes away. Personal data: owner only. */

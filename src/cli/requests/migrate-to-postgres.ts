@@ -96,6 +96,8 @@ async function checkPhotoFiles(source: Storage, allowMissing: boolean): Promise<
 
 /** Every request in batches, each batch in one transaction with its photos and deliveries. */
 async function moveRequests(source: Storage, target: Storage, missing: Missing): Promise<void> {
+  // The forms the requests were sent with go first: every request names its own.
+  await target.transfer.importFormRevisions(await source.transfer.formRevisions());
   const total = await source.transfer.requestCount();
   let moved = 0;
   let seen = 0;

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FormModels } from '../../core/form-model';
 import { storedReference } from '../../core/reference';
 import { findSubjectData, heldRequest } from '../../server/privacy/subject-data';
+import type { FormRevisions } from '../../server/revisions/form-revisions';
 import type { Storage } from '../../server/storage/port';
 import { CommandError } from './command-error';
 import { timeWithOffset } from './time-with-offset';
@@ -21,7 +21,7 @@ export async function showRequest(storage: Storage, typed: string, photosTo: str
 }
 
 /** `show --email`: everything held about the person (a subject-access request), as JSON; times as `show <reference>` writes them. */
-export async function showSubject(storage: Storage, forms: FormModels, email: string, photosTo: string | undefined, timeZone: string): Promise<void> {
+export async function showSubject(storage: Storage, forms: Pick<FormRevisions, 'of'>, email: string, photosTo: string | undefined, timeZone: string): Promise<void> {
   const held = await findSubjectData(storage, forms, email, timeWithOffset(timeZone, { iso: true }));
   await handOverPhotos(storage, held.requests.flatMap((r) => r.photos), photosTo);
   console.log(JSON.stringify(held, null, 2));

@@ -10,6 +10,8 @@ export interface Submission {
   brand: string;
   /** The brand's form: its variant is stored with the request, its photo fields say which photos the request claims. */
   model: Pick<FormModel, 'variant' | 'photos'>;
+  /** The revision of that form (revisions/form-revisions.ts), stored with the request. */
+  formRevision: string;
   locale: Locale;
   payload: RepairRequest;
   idempotencyKey?: string;
@@ -57,6 +59,7 @@ export class RequestStore {
       const outcome = await this.commits.submit({
         brand: s.brand,
         variant: s.model.variant,
+        formRevision: s.formRevision,
         locale: s.locale,
         payload: JSON.stringify(s.payload),
         photos: requestPhotos(s.model, s.payload),

@@ -3,9 +3,12 @@ import type { Brand, Locale } from '../../core/types';
 import { composeDeliveries } from '../delivery/compose-deliveries';
 import { KINDS } from '../delivery/kinds';
 import { customerMailRecipients } from '../delivery/mail/compose-mails';
+import type { Storage } from '../storage/port';
 import type { SubmitOutcome } from '../storage/records';
+import { payloadHash } from '../storage/store-rules';
 import { formOf, type RequestValidator } from '../validation/request-validator';
 import type { PortalData } from '../portal-data';
+import type { FormRevisions } from '../revisions/form-revisions';
 import { idempotencyKey } from './idempotency-key';
 import type { MailCap, MailTurn } from './mail-cap';
 import type { RequestStore } from './request-store';
@@ -40,6 +43,22 @@ export type SubmitResult =
   /** The Idempotency-Key sent is not one (the JSON API refuses it; a form posted without scripts goes on without). */
   | { kind: 'bad-key' };
 
+/** What the intake works with. */
+export interface IntakeParts {
+  store: RequestStore;
+  validator: RequestValidator;
+  mailCap: MailCap;
+  events: IntakeEvents;
+  /** The forms and the words of the mails. */
+  data: Pick<PortalData, 'forms' | 'languages'>;
+  /** The revision of each form a request is stored with. */
+  revisions: Pick<FormRevisions, 'currentId'>;
+  /** The request stored under a key: an exact replay gets its first answer even where today's form would refuse it. */
+  earlier: Pick<Storage, 'requestByKey'>;
+  /** PORTAL_TIME_ZONE: the clock the mails state times on. */
+  timeZone: string;
+}
+
 /**
  * Taking in a repair request, whichever way it came (routes/forms.ts,
  * routes/no-script-form.ts): judged by the brand's variant schema as the
@@ -47,38 +66,35 @@ export type SubmitResult =
  * customer's and dealer's mails, the desk's mail, the webhook) queued, once
  * per Idempotency-Key; the customer's and dealer's mails within the brand's
  * mail cap (mail-cap.ts: the customer's may wait for a later hour, the
- * dealer's may not be sent) and, in storage, the per-mailbox limit.
+ * dealer's may not be sent) and, in storage, the per-mailbox limit. The
+ * request keeps the revision of the form it was checked against.
  */
 export class Intake {
-  constructor(
-    private readonly store: RequestStore,
-    private readonly validator: RequestValidator,
-    private readonly mailCap: MailCap,
-    private readonly events: IntakeEvents,
-    /** The forms and the words of the mails. */
-    private readonly data: Pick<PortalData, 'forms' | 'languages'>,
-    /** PORTAL_TIME_ZONE: the clock the mails state times on. */
-    private readonly timeZone: string,
-  ) {}
+  constructor(private readonly parts: IntakeParts) {}
 
   async submit({ brand, body, locale: pageLocale, idempotencyKey: rawKey, client, admit }: Submit): Promise<SubmitResult> {
     const key = idempotencyKey(rawKey);
     if (!key.ok) return { kind: 'bad-key' };
-    const verdict = this.validator.check(brand, body, pageLocale);
-    if (!verdict.ok) return { kind: 'invalid', error: verdict.error, fields: verdict.fields };
+    const verdict = this.parts.validator.check(brand, body, pageLocale);
+    if (!verdict.ok) {
+      // The same request sent again after its form changed (a retry, a reload) is answered as it was the first time.
+      const replay = key.key === undefined ? undefined : await this.replay(brand.id, body, key.key);
+      return replay ?? { kind: 'invalid', error: verdict.error, fields: verdict.fields };
+    }
     await admit?.();
     // A form with a language field carries its language; others only have the page's (the validator says which).
     const { request, locale } = verdict;
-    const model = formOf(this.data, brand);
+    const model = formOf(this.parts.data, brand);
     const turns = new Map<string, MailTurn>();
     for (const { kind } of customerMailRecipients(model, request)) {
-      const turn = KINDS[kind].unverified === 'customer' ? await this.mailCap.customerMail(brand.id, client) : await this.mailCap.notice(brand.id, client);
+      const turn = KINDS[kind].unverified === 'customer' ? await this.parts.mailCap.customerMail(brand.id, client) : await this.parts.mailCap.notice(brand.id, client);
       turns.set(kind, turn);
     }
-    const composition = { model, brand, languages: this.data.languages, locale, timeZone: this.timeZone };
-    const outcome = await this.store.submit({
+    const composition = { model, brand, languages: this.parts.data.languages, locale, timeZone: this.parts.timeZone };
+    const outcome = await this.parts.store.submit({
       brand: brand.id,
       model,
+      formRevision: this.parts.revisions.currentId(model.variant),
       locale,
       payload: request,
       idempotencyKey: key.key,
@@ -90,12 +106,19 @@ export class Intake {
         }),
     });
     if (outcome.kind === 'stored' && !outcome.replay) {
-      this.events.accepted(brand.id);
+      this.parts.events.accepted(brand.id);
       for (const turn of turns.values()) {
-        if (turn.go === 'later') this.events.held(brand.id);
-        if (turn.go === 'never') this.events.withheld(brand.id);
+        if (turn.go === 'later') this.parts.events.held(brand.id);
+        if (turn.go === 'never') this.parts.events.withheld(brand.id);
       }
     }
     return outcome;
+  }
+
+  /** The request stored under `key` if `body` is exactly what it stored (the hash a replay is judged by in storage too). */
+  private async replay(brand: string, body: unknown, key: string): Promise<SubmitOutcome | undefined> {
+    const earlier = await this.parts.earlier.requestByKey(key, brand);
+    const same = earlier !== undefined && earlier.payload_hash === payloadHash({ brand, payload: JSON.stringify(body) });
+    return same ? { kind: 'stored', reference: earlier.reference, replay: true } : undefined;
   }
 }

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { roleValue, type FormModels } from '../../core/form-model';
+import { roleValue } from '../../core/form-model';
 import type { RepairRequest } from '../../core/types';
 import { derivedKey } from '../derived-key';
+import type { FormRevisions } from '../revisions/form-revisions';
 import type { Storage } from '../storage/port';
 import { SealedValues } from './sealed-value';
 
@@ -35,7 +36,8 @@ export class SentRequests {
   constructor(
     private readonly storage: Pick<Storage, 'requestByReference' | 'requestByKey'>,
     secret: Buffer,
-    private readonly forms: FormModels,
+    /** Each request's form as it was sent: which field holds the address it was confirmed to. */
+    private readonly forms: Pick<FormRevisions, 'of'>,
   ) {
     this.seals = confirmationSeals(secret);
   }
@@ -63,8 +65,8 @@ export class SentRequests {
     if (!reference) return undefined;
     const request = await this.storage.requestByReference(reference);
     if (request?.brand !== brandId) return undefined;
-    const model = this.forms.get(request.variant);
-    const email = model && roleValue(model, JSON.parse(request.payload) as RepairRequest, 'customer-email');
+    const form = await this.forms.of(request);
+    const email = form && roleValue(form.model, JSON.parse(request.payload) as RepairRequest, 'customer-email');
     return email ? { reference: request.reference, email } : undefined;
   }
 

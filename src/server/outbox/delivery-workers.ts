@@ -8,15 +8,15 @@ import { createMailTransport, MAIL_SPOOL_DIR, removeMailLeftovers } from '../del
 import type { Webhook } from 'standardwebhooks';
 import { createWebhookSender } from '../delivery/webhook/webhook-sender';
 import type { PhotoLinks } from '../photos/photo-links';
-import type { PortalData } from '../portal-data';
+import type { FormRevisions } from '../revisions/form-revisions';
 import type { RequestWriter, Storage } from '../storage/port';
 import { OutboxWorker, type AttemptOutcome, type DestinationState, type OutboxRows } from './outbox-worker';
 
 export interface DeliveryWorkersOptions {
   config: ServerConfig;
   brands: ReadonlyMap<string, Brand>;
-  /** The forms and languages the mails are read by. */
-  data: Pick<PortalData, 'forms' | 'languages'>;
+  /** Each request's form as it was sent: what its deliveries are read by. */
+  forms: Pick<FormRevisions, 'of' | 'languagesOf'>;
   storage: Storage;
   /** Records attempts where requests are written (SQLite: its writer thread). */
   writer: RequestWriter;
@@ -35,7 +35,7 @@ export interface DeliveryWorkersOptions {
  * and handing them to its sender (delivery/), with its own limits. Stopping
  * waits for what is under way and records it.
  */
-export async function startDeliveryWorkers({ config, brands, data, storage, writer, links, signers, log, onAttempt, onDestination, clock }: DeliveryWorkersOptions) {
+export async function startDeliveryWorkers({ config, brands, forms, storage, writer, links, signers, log, onAttempt, onDestination, clock }: DeliveryWorkersOptions) {
   const rows = (channel: string): OutboxRows => ({
     take: (limit, busy, now) => storage.leaseDue(channel, limit, busy, now),
     record: (updates, now) => writer.recordDeliveries(updates, now),
@@ -47,7 +47,7 @@ export async function startDeliveryWorkers({ config, brands, data, storage, writ
     brands,
     signers,
     links,
-    languages: data.languages,
+    forms,
     timeoutMs: config.webhookTimeoutMs,
     maxInFlight: config.webhookMaxInFlight,
     ca: config.webhookCaFile ? readFileSync(config.webhookCaFile) : undefined,
@@ -55,7 +55,7 @@ export async function startDeliveryWorkers({ config, brands, data, storage, writ
   const workers = [
     new OutboxWorker(
       rows('mail'),
-      mailSender(mail, { brands, data, fromAddress: config.mailFrom, readPhoto: (name) => storage.photos.read(name), timeZone: config.timeZone }),
+      mailSender(mail, { brands, forms, fromAddress: config.mailFrom, readPhoto: (name) => storage.photos.read(name), timeZone: config.timeZone }),
       {
         channel: 'mail',
         // Twice the pooled connections: each has its next mail ready while results are recorded.

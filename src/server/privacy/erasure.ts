@@ -1,4 +1,4 @@
-import type { FormModels } from '../../core/form-model';
+import type { FormRevisions } from '../revisions/form-revisions';
 import type { Storage } from '../storage/port';
 import { eraseMails, eraseRequests, removeMailFiles } from './personal-data';
 import { scrubAddress } from './scrub-address';
@@ -33,16 +33,19 @@ export interface ErasureReport {
  * of it in its files (storage.reclaim).
  */
 export async function eraseSubject(
-  { storage, dataDir, forms }: { storage: ErasureStorage; dataDir: string; forms: FormModels },
+  { storage, dataDir, forms }: { storage: ErasureStorage; dataDir: string; forms: Pick<FormRevisions, 'of'> },
   address: string,
 ): Promise<ErasureReport> {
   const subject = await findSubject(storage, forms, address);
   const own = await eraseRequests({ storage, dataDir }, subject.own.map((r) => r.id));
   const toThem = await eraseMails({ storage, dataDir }, subject.mails.map((m) => m.id));
+  let requestsNamingThem = 0;
   for (const request of subject.namedIn) {
-    // namedIn holds only requests of known forms: their dealer field is the one that named the person.
-    const { [forms.get(request.variant)!.roles['dealer-email']!]: _address, ...kept } = JSON.parse(request.payload) as Record<string, unknown>;
-    await storage.rewriteRequest(request.id, JSON.stringify(kept));
+    // namedIn holds only requests of known forms: the dealer field of the form it was sent with named the person.
+    const field = (await forms.of(request))?.model.roles['dealer-email'];
+    if (field === undefined) continue;
+    const { [field]: _address, ...kept } = JSON.parse(request.payload) as Record<string, unknown>;
+    if (await storage.rewriteRequest(request.id, JSON.stringify(kept))) requestsNamingThem++;
   }
   const rewritten: number[] = [];
   for (const mail of await storage.deliveriesOf(subject.namedIn.map((r) => r.id))) {
@@ -58,7 +61,7 @@ export async function eraseSubject(
     photos: own.photos,
     deliveries: own.mails,
     mailsToThem: toThem.mails,
-    requestsNamingThem: subject.namedIn.length,
+    requestsNamingThem,
     deliveriesQuotingThem: rewritten.length,
     mailFiles: own.files + toThem.files + rewrittenFiles,
   };

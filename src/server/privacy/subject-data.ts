@@ -1,4 +1,4 @@
-import type { FormModels } from '../../core/form-model';
+import type { FormRevisions } from '../revisions/form-revisions';
 import type { Storage } from '../storage/port';
 import type { OutboxRow, StoredRequest } from '../storage/records';
 import { findSubject } from './subject';
@@ -45,7 +45,7 @@ const utc: TimeText = (ms) => new Date(ms).toISOString();
  */
 export async function findSubjectData(
   storage: Pick<Storage, 'requestsAfter' | 'mailsByLimitKey' | 'photosOfRequests' | 'deliveriesOf'>,
-  forms: FormModels,
+  forms: Pick<FormRevisions, 'of'>,
   email: string,
   time: TimeText = utc,
 ): Promise<SubjectData> {

@@ -1,5 +1,6 @@
-import type { FormModels } from '../../core/form-model';
+import type { FormModel } from '../../core/form-model';
 import { mailboxOf } from '../../core/mailbox';
+import type { FormRevisions } from '../revisions/form-revisions';
 import type { Storage } from '../storage/port';
 import type { OutboxRow, StoredRequest } from '../storage/records';
 
@@ -19,16 +20,16 @@ export interface Subject {
 
 /**
  * How a stored request names a person: as its customer (role customer-email), as its dealer (role
- * dealer-email), or not. A request of a form variant no longer in schemas/forms cannot tell the two
- * apart: an address in any of its fields counts as the customer's, so nothing of the person stays.
+ * dealer-email), or not, by the roles of the form it was sent with (`model`), whatever the form calls
+ * those fields today. A request whose form is unknown cannot tell the two apart: an address in any of
+ * its fields counts as the customer's, so nothing of the person stays.
  */
-export function namedAs(forms: FormModels, request: Pick<StoredRequest, 'variant' | 'payload'>, mailbox: string): 'customer' | 'dealer' | undefined {
+export function namedAs(model: Pick<FormModel, 'roles'> | undefined, request: Pick<StoredRequest, 'payload'>, mailbox: string): 'customer' | 'dealer' | undefined {
   const payload = JSON.parse(request.payload) as Record<string, unknown>;
   const reaches = (field: string | undefined) => {
     const value = field === undefined ? undefined : payload[field];
     return typeof value === 'string' && mailboxOf(value) === mailbox;
   };
-  const model = forms.get(request.variant);
   if (!model) return Object.keys(payload).some(reaches) ? 'customer' : undefined;
   if (reaches(model.roles['customer-email'])) return 'customer';
   return reaches(model.roles['dealer-email']) ? 'dealer' : undefined;
@@ -39,13 +40,13 @@ export function namedAs(forms: FormModels, request: Pick<StoredRequest, 'variant
  * which address is theirs is core's mailboxOf, the one the mail limit counts
  * by, applied to every request (a staff command: reading them all is fine).
  */
-export async function findSubject(storage: Pick<Storage, 'requestsAfter' | 'mailsByLimitKey'>, forms: FormModels, address: string): Promise<Subject> {
+export async function findSubject(storage: Pick<Storage, 'requestsAfter' | 'mailsByLimitKey'>, forms: Pick<FormRevisions, 'of'>, address: string): Promise<Subject> {
   const mailbox = mailboxOf(address);
   const subject: Subject = { mailbox, own: [], namedIn: [], mails: [] };
   for (let after = 0; ; ) {
     const page = await storage.requestsAfter(after, PAGE);
     for (const request of page) {
-      const role = namedAs(forms, request, mailbox);
+      const role = namedAs((await forms.of(request))?.model, request, mailbox);
       if (role === 'customer') subject.own.push(request);
       else if (role === 'dealer') subject.namedIn.push(request);
     }

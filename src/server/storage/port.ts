@@ -1,7 +1,7 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { DatabaseState } from './database-state';
 import type { PhotoStore } from './photo-store';
-import type { DeliveryUpdate, DueDelivery, NewRequest, OutboxFigures, OutboxRow, PhotoRow, StoredRequest, Undelivered, WriteOutcome } from './records';
+import type { DeliveryUpdate, DueDelivery, FormRevisionRow, NewRequest, OutboxFigures, OutboxRow, PhotoRow, StoredRequest, Undelivered, WriteOutcome } from './records';
 import type { Transfer } from './transfer';
 
 /** An item's result in a batch: one item that fails does not fail the others. */
@@ -54,6 +54,14 @@ export interface Storage {
   /** Starts what stores requests (SQLite's writer thread, or PostgreSQL's pool itself). */
   openWriter(policy: WritePolicy): Promise<RequestWriter>;
 
+  /**
+   * Keeps these revisions of today's forms (a revision stored already stays as it is) and gives
+   * every request stored without a revision its variant's; how many requests got one.
+   */
+  registerFormRevisions(revisions: readonly Omit<FormRevisionRow, 'created_at'>[], now: number): Promise<number>;
+  /** The stored revisions of these ids (those there are). */
+  formRevisions(ids: readonly string[]): Promise<FormRevisionRow[]>;
+
   /** Rejects when the database does not answer. */
   ping(): Promise<void>;
   /** The request stored under an Idempotency-Key for the brand. */
@@ -87,8 +95,8 @@ export interface Storage {
   deliveriesOf(ids: readonly number[]): Promise<OutboxRow[]>;
   /** The mails counted under a limit key (the mailbox an unverified mail went to), by id. */
   mailsByLimitKey(key: string): Promise<OutboxRow[]>;
-  /** Replaces a stored request's JSON (erasure takes a dealer's address out of another person's request). */
-  rewriteRequest(id: number, payload: string): Promise<void>;
+  /** Replaces a stored request's JSON (erasure takes a dealer's address out of another person's request); false when it is gone. */
+  rewriteRequest(id: number, payload: string): Promise<boolean>;
   /** Replaces a delivery's subject and text (erasure takes an address out of what was sent). */
   rewriteMail(id: number, subject: string, body: string): Promise<void>;
   /**

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { OutboxTable, PhotosTable, RequestsTable } from './schema';
+import type { FormRevisionsTable, OutboxTable, PhotosTable, RequestsTable } from './schema';
 
 /** Plain data that crosses the storage port (and SQLite's thread boundary). Times are ms since 1970. */
 
@@ -28,6 +28,8 @@ export interface NewRequest {
   locale: string;
   /** The request as JSON. */
   payload: string;
+  /** The revision of the form it was checked against (FormRevisions). */
+  formRevision: string;
   /** The stored names of its photos, each with the request field it fills (form order). */
   photos: NewPhoto[];
   idempotencyKey?: string;
@@ -81,6 +83,8 @@ export interface DueDelivery {
   variant: string;
   /** The stored request as JSON. */
   payload: string;
+  /** The revision of the form it was sent with: its fields, roles and photos as they were. */
+  formRevision: string | null;
 }
 
 /** What an attempt changes in its row: delivered, or the next try (and whether that ends the retries). */
@@ -109,3 +113,6 @@ export interface OutboxFigures {
 }
 
 export type PhotoRow = Selectable<PhotosTable>;
+
+/** A form revision as stored: its id, variant and definition (core's FormRevision as JSON). */
+export type FormRevisionRow = Selectable<FormRevisionsTable>;

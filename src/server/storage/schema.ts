@@ -10,6 +10,17 @@ export interface PortalDatabase {
   outbox: OutboxTable;
   schema_migrations: SchemaMigrationsTable;
   portal_settings: PortalSettingsTable;
+  form_revisions: FormRevisionsTable;
+}
+
+/** The forms requests were sent with, once per distinct content (core/form-revision.ts). */
+export interface FormRevisionsTable {
+  /** A hash of the definition (revisions/form-revisions.ts): the same content has the same id on every instance. */
+  id: string;
+  variant: string;
+  /** The revision as JSON: schema, uiSchema and the texts about its fields. */
+  definition: string;
+  created_at: number;
 }
 
 /** Facts of the running servers that staff commands elsewhere need (the mail files' folder). */
@@ -29,6 +40,12 @@ export interface RequestsTable {
   idempotency_key: string | null;
   payload_hash: string;
   created_at: number;
+  /**
+   * The form revision it was checked against; every later reader takes its fields, roles and photos
+   * from there. Null only for rows stored before version 8 of a variant no form file had when a
+   * server of that version started (each start gives the others their form of the day).
+   */
+  form_revision: string | null;
 }
 
 export interface PhotosTable {

@@ -1,5 +1,6 @@
 import type { ErasedRows, Storage } from './port';
 import { deliveriesSince, outboxFigures, requeue, requeueFailed, undelivered } from './queries/outbox';
+import { formRevisions, registerFormRevisions } from './queries/form-revisions';
 import { deliveriesOf, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest } from './queries/privacy';
 import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
 
@@ -12,13 +13,15 @@ export interface BackendParts {
 
 type SharedOperations = Pick<
   Storage,
-  | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'requeueFailed' | 'outboxFigures' | 'deliveriesSince'
+  | 'registerFormRevisions' | 'formRevisions' | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'requeueFailed' | 'outboxFigures' | 'deliveriesSince'
   | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'photosOfRequests' | 'deliveriesOf' | 'mailsByLimitKey' | 'rewriteRequest' | 'rewriteMail'
 >;
 
 /** The operations both backends run as the same queries (queries/, written once with Kysely). */
 export function sharedOperations({ db, removePhotoBytes }: BackendParts): SharedOperations {
   return {
+    registerFormRevisions: (revisions, now) => registerFormRevisions(db, revisions, now),
+    formRevisions: (ids) => formRevisions(db, ids),
     ping: async () => void (await db.selectFrom('schema_migrations').select('version').limit(1).execute()),
     requestByKey: (key, brand) => requestByKey(db, key, brand),
     requestByReference: (reference) => requestByReference(db, reference),

@@ -1,4 +1,4 @@
-import type { OutboxRow, PhotoRow, StoredRequest } from './records';
+import type { FormRevisionRow, OutboxRow, PhotoRow, StoredRequest } from './records';
 
 /** Requests of one batch with what belongs to them, as another storage held them (photos with their bytes). */
 export interface RequestBatch {
@@ -26,6 +26,10 @@ export interface Transfer {
   /** The newest migration applied (null: a database from before versions were kept); undefined: no database at all. */
   schemaVersion(): Promise<number | null | undefined>;
   requestCount(): Promise<number>;
+  /** Every form revision the requests name. */
+  formRevisions(): Promise<FormRevisionRow[]>;
+  /** Inserts the revisions not held yet (they are moved before the requests that name them). */
+  importFormRevisions(rows: readonly FormRevisionRow[]): Promise<void>;
   /** Every photo row, by name. */
   photoRows(): Promise<PhotoRow[]>;
   photosOfRequests(ids: readonly number[]): Promise<PhotoRow[]>;

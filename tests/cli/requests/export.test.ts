@@ -141,7 +141,7 @@ describe('npm run requests -- export (other forms)', { timeout: 60_000 }, () => 
     const run = await requests(['export', '--format', 'jsonl'], { env: storeEnv(server.config) });
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
-    expect(lines.find((l) => l.reference === stored.hostile.reference)).toMatchObject({ brand_id: 'hanant', locale: 'nl', brand: 'Senza Nome', type: HOSTILE.type });
+    expect(lines.find((l) => l.reference === stored.hostile.reference)).toMatchObject({ brand_id: 'hanant', locale: 'nl', request: { brand: 'Senza Nome', type: HOSTILE.type } });
     expect(lines.find((l) => l.reference === stored.person.reference)?.created_at).toBe(new Date(stored.person.createdAt).toISOString());
   });
 

@@ -69,6 +69,7 @@ describe('request writer (the backend under test)', () => {
     return {
       brand: 'ilve',
       variant: 'simple',
+      formRevision: 'simple-1',
       locale: 'nl',
       payload: JSON.stringify({ image1: a, image2: b }),
       photos: [

@@ -64,6 +64,7 @@ async function request(reference: string, overrides: Partial<NewRequest> = {}): 
   return {
     brand: 'ilve',
     variant: 'simple',
+    formRevision: 'simple-1',
     locale: 'nl',
     payload: JSON.stringify({ client_email: 'Klant@Example.com', image1, image2 }),
     photos: [

@@ -1,7 +1,7 @@
 import { roleValue } from '../../../core/form-model';
 import { FALLBACK_LOCALE } from '../../../core/texts';
 import type { Brand, RepairRequest } from '../../../core/types';
-import type { PortalData } from '../../portal-data';
+import type { FormRevisions } from '../../revisions/form-revisions';
 import type { DueDelivery } from '../../storage/records';
 import { DeliveryError } from '../kinds';
 import { deskAttachments } from './desk-mail';
@@ -10,8 +10,8 @@ import type { MailTransport } from './transport';
 
 export interface MailSenderOptions {
   brands: ReadonlyMap<string, Brand>;
-  /** The forms (which fields are the customer's address and the photos) and the words of attachment names. */
-  data: Pick<PortalData, 'forms' | 'languages'>;
+  /** Each request's form as it was sent: which fields are the customer's address and the photos, and their names. */
+  forms: Pick<FormRevisions, 'of'>;
   /** MAIL_FROM: the address; the display name is the brand's. */
   fromAddress: string;
   /** A stored photo's bytes (StoredPhotos.read): the desk's mail carries both. */
@@ -28,27 +28,27 @@ export interface MailSenderOptions {
  * language it is written in (Content-Language: the desk's for the desk's
  * mail, the request's for the customer's and the dealer's).
  */
-export function mailSender(transport: MailTransport, { brands, data, fromAddress, readPhoto, timeZone }: MailSenderOptions) {
+export function mailSender(transport: MailTransport, { brands, forms, fromAddress, readPhoto, timeZone }: MailSenderOptions) {
   const domain = fromAddress.split('@')[1];
   return async (delivery: DueDelivery): Promise<void> => {
     const brand = brands.get(delivery.brand);
     const request = JSON.parse(delivery.payload) as RepairRequest;
     const desk = delivery.kind === 'desk';
     const deskLanguage = brand?.serviceDesk.language ?? FALLBACK_LOCALE;
-    const model = data.forms.get(delivery.variant);
-    // The desk's mail needs its form to find the customer's address and the photos; a variant taken away since stays queued.
-    if (desk && !model) throw new DeliveryError(`request ${delivery.reference} was sent with the form variant "${delivery.variant}", which schemas/forms no longer has`);
+    // The desk's mail needs its form to find the customer's address and the photos: the one the request was sent with.
+    const form = desk ? await forms.of({ variant: delivery.variant, form_revision: delivery.formRevision }) : undefined;
+    if (desk && !form) throw new DeliveryError(`request ${delivery.reference} was sent with the form variant "${delivery.variant}", which schemas/forms no longer has`);
     await transport.deliver({
       id: delivery.id,
       kind: delivery.kind,
       from: { name: `${brand?.name ?? delivery.brand} Service`, address: fromAddress },
       to: delivery.recipient,
-      replyTo: (desk && model ? roleValue(model, request, 'customer-email') : undefined) ?? brand?.serviceDesk.emails[0] ?? fromAddress,
+      replyTo: (form ? roleValue(form.model, request, 'customer-email') : undefined) ?? brand?.serviceDesk.emails[0] ?? fromAddress,
       subject: delivery.subject,
       text: delivery.body,
       messageId: `<${delivery.messageId}@${domain}>`,
       date: mailDate(Date.now(), timeZone),
-      attachments: desk && model ? await deskAttachments(model, request, delivery.reference, { languages: data.languages, language: deskLanguage }, readPhoto) : undefined,
+      attachments: form ? await deskAttachments(form.model, request, delivery.reference, { languages: form.languages, language: deskLanguage }, readPhoto) : undefined,
       headers: {
         'Content-Language': desk ? deskLanguage : delivery.locale,
         // Lets the desk's mail rules or ticket system file the mail under its request.

@@ -38,8 +38,9 @@ export function photoFileName(reference: string, field: string, stored: string, 
 }
 
 /**
- * A value in people's words (the desk's mail, the staff's export): country and language names, yes/no,
- * dates written out, a photo by its attachment name; undefined when not given.
+ * A value in people's words (the desk's mail, the staff's export): country and language names, a
+ * choice's label as the page offers it (`options.<field>.<value>`), yes/no, dates written out, a photo
+ * by its attachment name; undefined when not given.
  */
 export function requestValue(model: FormModel, field: string, request: RepairRequest, reference: string, words: RequestWords): string | undefined {
   const { languages, language } = words;
@@ -48,6 +49,7 @@ export function requestValue(model: FormModel, field: string, request: RepairReq
   const role = model.schema.properties[field]?.role;
   if (role === 'country') return findText(languages, language, `countries.${String(value)}`) ?? String(value);
   if (role === 'language') return languageName(String(value), words);
+  if (Array.isArray(model.schema.properties[field]?.enum)) return findText(languages, language, `options.${field}.${String(value)}`) ?? String(value);
   if (typeof value === 'boolean') return findText(languages, language, `mail.desk.${value ? 'yes' : 'no'}`) ?? String(value);
   if (role === 'date-text') return dateTextForPeople(String(value), intlLocale(words));
   if (Object.hasOwn(model.aliases, field)) return photoFileName(reference, field, String(value), words);

@@ -1,19 +1,19 @@
 import { Agent, request } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import type { Languages } from '../../../core/texts';
 import type { Brand } from '../../../core/types';
 import { ConfigError, type Env } from '../../config';
 import type { DueDelivery } from '../../storage/records';
 import { DeliveryError } from '../kinds';
 import type { PhotoLinks } from '../../photos/photo-links';
+import type { FormRevisions } from '../../revisions/form-revisions';
 import { webhookBody } from './webhook-event';
 
 export interface WebhookSenderOptions {
   brands: ReadonlyMap<string, Brand>;
   signers: ReadonlyMap<string, Webhook>;
   links: PhotoLinks;
-  /** The words of the photos' file names (in the desk's language). */
-  languages: Languages;
+  /** Each request's form as it was sent: the names of its photos' files (in the desk's language). */
+  forms: Pick<FormRevisions, 'languagesOf'>;
   timeoutMs: number;
   maxInFlight: number;
   /** Extra trusted certificate authorities (PEM), e.g. a company's own. */
@@ -69,8 +69,9 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     const brand = options.brands.get(delivery.brand);
     const signer = options.signers.get(delivery.brand);
     if (!brand || !signer) throw new DeliveryError(`brand ${delivery.brand} has no webhook any more`, true);
+    const languages = await options.forms.languagesOf({ variant: delivery.variant, form_revision: delivery.formRevision });
     const now = new Date();
-    const body = webhookBody(delivery.body, options.links, { languages: options.languages, language: brand.serviceDesk.language }, now.getTime());
+    const body = webhookBody(delivery.body, options.links, { languages, language: brand.serviceDesk.language }, now.getTime());
     const id = `msg_${delivery.messageId}`;
     const headers = {
       'content-type': 'application/json',

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { DUE_TIMES } from '../due-times';
+import { FORM_REVISIONS } from '../form-revisions';
 import { GMAIL_LIMIT_KEYS } from '../gmail-limit-keys';
 import type { Migration, MigrationPlan } from '../migrate';
 
@@ -140,6 +141,7 @@ $$`,
     ],
   },
   DUE_TIMES,
+  FORM_REVISIONS,
 ];
 
 /** Any number that is the portal's own: instances starting together migrate one after the other. */

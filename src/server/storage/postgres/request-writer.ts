@@ -83,15 +83,15 @@ export class PostgresRequestWriter implements RequestWriter {
     // also read the whole index of unclaimed photos (2 ms a submit with 80,000 of them, and growing).
     const [{ id, claimed }] = await tx.all<{ id: number | null; claimed: string[] }>(
       `WITH r AS (
-         INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
+         INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at, form_revision)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
        ), c AS (
          UPDATE photos p SET request_id = (SELECT id FROM r), owner = NULL
          FROM json_array_elements_text(?::json) named(name)
          WHERE p.name = named.name AND p.request_id IS NULL AND EXISTS (SELECT 1 FROM r) RETURNING p.name
        )
        SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM c) AS claimed`,
-      [s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, photoNames(s)],
+      [s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision, photoNames(s)],
     );
     if (id === null) return undefined;
     const unavailable = unavailablePhotos(s, new Set(claimed));

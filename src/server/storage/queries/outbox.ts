@@ -29,6 +29,7 @@ export function dueSelection(db: Db) {
       'requests.locale',
       'requests.variant',
       'requests.payload',
+      'requests.form_revision as formRevision',
     ]);
 }
 

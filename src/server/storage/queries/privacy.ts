@@ -55,8 +55,9 @@ export function photosOfRequests(db: Db, ids: readonly number[]): Promise<PhotoR
     : db.selectFrom('photos').select(['name', 'created_at', 'request_id', 'owner', 'bytes']).where('request_id', 'in', ids).orderBy('name').execute();
 }
 
-export async function rewriteRequest(db: Db, id: number, payload: string): Promise<void> {
-  await db.updateTable('requests').set({ payload }).where('id', '=', id).execute();
+export async function rewriteRequest(db: Db, id: number, payload: string): Promise<boolean> {
+  const { numUpdatedRows } = await db.updateTable('requests').set({ payload }).where('id', '=', id).executeTakeFirst();
+  return numUpdatedRows > 0n;
 }
 
 export async function rewriteMail(db: Db, id: number, subject: string, body: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { PhotoRow } from '../records';
 import type { MovedCounts, RequestBatch, Transfer } from '../transfer';
+import { allFormRevisions } from './form-revisions';
 import { pending } from './outbox';
 import { deliveriesOf, photosOfRequests } from './privacy';
 import { requestCount, type Db } from './requests';
@@ -20,6 +21,10 @@ export function transferOf({ db, schemaVersion, insertPhotos, photoBytes }: Tran
   return {
     schemaVersion,
     requestCount: () => requestCount(db),
+    formRevisions: () => allFormRevisions(db),
+    importFormRevisions: async (rows) => {
+      if (rows.length > 0) await db.insertInto('form_revisions').values([...rows]).onConflict((oc) => oc.column('id').doNothing()).execute();
+    },
     photoRows: () => db.selectFrom('photos').select(PHOTO_COLUMNS).orderBy('name').execute(),
     photosOfRequests: (ids) => photosOfRequests(db, ids),
     mailsOfRequests: (ids) => deliveriesOf(db, ids),

@@ -1,4 +1,5 @@
 import { DUE_TIMES } from '../due-times';
+import { FORM_REVISIONS } from '../form-revisions';
 import { GMAIL_LIMIT_KEYS } from '../gmail-limit-keys';
 import type { Migration, MigrationPlan } from '../migrate';
 
@@ -89,6 +90,7 @@ CREATE INDEX IF NOT EXISTS outbox_due_by_channel ON outbox((kind = 'webhook'), n
   // PostgreSQL's version 6 records where the mail files are; SQLite's are always beside its database, in DATA_DIR.
   { version: 6, name: 'where the mail files are', statements: [] },
   DUE_TIMES,
+  FORM_REVISIONS,
 ];
 
 /** SQLite's transaction takes the write lock at BEGIN IMMEDIATE: two instances never share one database file. */

@@ -32,8 +32,8 @@ function referenceTaken(error: unknown): boolean {
 export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: WritePolicy): (items: NewRequest[]) => Outcome<WriteOutcome>[] {
   const byKey = db.prepare('SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?');
   const insertRequest = db.prepare(
-    `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at, form_revision)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Claimed photos leave the uploader's quota, and the uploader's address is no longer kept.
   const claimPhotos = db.prepare(
@@ -55,7 +55,7 @@ export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: Wri
     let id: number | bigint;
     try {
       ({ lastInsertRowid: id } = insertRequest.run(
-        s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now,
+        s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision,
       ));
     } catch (error) {
       // Nothing of the item is written yet: the caller tries again under a new reference.

@@ -1,0 +1,23 @@
+import type { Migration } from './migrate';
+
+/**
+ * Version 8 on both backends, the same SQL: each request keeps the revision of the form it was sent
+ * with, stored once per distinct content, so every later reader (show, erase, export, redeliver, a
+ * replay, the confirmation) reads it as it was sent. Rows of before get their variant's revision of
+ * the day when a server of this version starts (queries/form-revisions.ts); the partial index finds
+ * them without reading the rest.
+ */
+export const FORM_REVISIONS: Migration = {
+  version: 8,
+  name: 'the form each request was sent with',
+  statements: [
+    `CREATE TABLE form_revisions (
+  id          TEXT PRIMARY KEY,
+  variant     TEXT NOT NULL,
+  definition  TEXT NOT NULL,
+  created_at  BIGINT NOT NULL
+)`,
+    'ALTER TABLE requests ADD COLUMN form_revision TEXT',
+    'CREATE INDEX requests_unrevised ON requests(variant) WHERE form_revision IS NULL',
+  ],
+};
