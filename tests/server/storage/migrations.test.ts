@@ -16,6 +16,8 @@ import { openDatabase } from '../../../src/server/storage/sqlite/connection';
 import { NodeSqliteDialect } from '../../../src/server/storage/sqlite/kysely-dialect';
 import { SQLITE_MIGRATIONS, SQLITE_PLAN } from '../../../src/server/storage/sqlite/migrations';
 import { mailboxOf } from '../../../src/core/mailbox';
+import { FormRevisions } from '../../../src/server/revisions/form-revisions';
+import { portal } from '../../support/portal-data';
 import { BACKEND, backendEnv } from '../../support/backend';
 import { probeDatabase, type DatabaseProbe } from '../../support/database-probe';
 
@@ -56,13 +58,13 @@ const MIGRATIONS: Migration[] = BACKEND === 'sqlite' ? SQLITE_MIGRATIONS : POSTG
 const versions = async (p: DatabaseProbe) => (await p.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
 
 /** A fresh database migrated up to `version` by hand, holding one request (id 1) for outbox rows to point at. */
-async function atVersion(version: number): Promise<{ db: Kysely<PortalDatabase>; plan: MigrationPlan; look: DatabaseProbe }> {
+async function atVersion(version: number): Promise<{ db: Kysely<PortalDatabase>; plan: MigrationPlan; look: DatabaseProbe & { where: { dataDir: string; databaseUrl: string } } }> {
   const where = await fresh();
   const { db, plan } = migrator(where);
   await migrate(db, { ...plan, migrations: MIGRATIONS.filter((m) => m.version <= version) });
   const look = probe(where);
   await look.run("INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (1, 'ref-1', 'ilve', 'simple', 'nl', '{}', 'h', 0)");
-  return { db, plan, look };
+  return { db, plan, look: Object.assign(look, { where }) };
 }
 
 describe('versioned migrations (the backend under test)', () => {
@@ -117,6 +119,24 @@ describe('versioned migrations (the backend under test)', () => {
     expect(await migrate(db, plan)).toEqual(MIGRATIONS.filter((m) => m.version > 6).map((m) => m.version));
     const due = (await look.all<{ due_at: number | null }>('SELECT due_at FROM outbox ORDER BY id')).map((r) => (r.due_at === null ? null : Number(r.due_at)));
     expect(due).toEqual([5000, 1000, 1000, null]);
+  });
+
+  it('gives requests stored before form revisions (version 8) the revision of their form at the next start; one of a form gone keeps none', async () => {
+    const { db, plan, look } = await atVersion(7);
+    await look.run("INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (2, 'ref-2', 'acme', 'retired', 'nl', '{}', 'h', 0)");
+    expect(await migrate(db, plan)).toEqual([8]);
+    const revisionOf = async () => (await look.all<{ form_revision: string | null }>('SELECT form_revision FROM requests ORDER BY id')).map((r) => r.form_revision);
+    expect(await revisionOf()).toEqual([null, null]);
+
+    const storage = await openStorage({ ...look.where, databasePoolSize: 2 });
+    cleanup.push(() => storage.close());
+    const forms = new FormRevisions(portal, storage);
+    expect(await forms.register(storage)).toBe(1);
+    expect(await revisionOf()).toEqual([forms.currentId('simple'), null]);
+    // Stored once, whichever instance starts next: a second start adds nothing.
+    expect(await forms.register(storage)).toBe(0);
+    expect(await look.all('SELECT variant FROM form_revisions ORDER BY variant')).toEqual([...portal.forms.keys()].sort().map((variant) => ({ variant })));
+    expect((await forms.of({ variant: 'simple', form_revision: forms.currentId('simple') }))?.model).toBe(portal.forms.get('simple'));
   });
 
   it.runIf(BACKEND === 'postgres')('lets instances that start together migrate one after the other', async () => {
