@@ -38,6 +38,13 @@ module.exports = {
       from: { path: '^src/server/intake/' },
       to: { path: server(['routes', 'outbox', 'privacy', 'no-script', 'plugins', 'app']) },
     },
+    {
+      name: 'revisions-under-their-readers',
+      comment: 'revisions/ reads forms from core and storage only; intake, outbox, delivery, privacy and the routes read requests by it.',
+      severity: 'error',
+      from: { path: '^src/server/revisions/' },
+      to: { path: server(['intake', 'outbox', 'delivery', 'routes', 'privacy', 'no-script', 'plugins', 'app']) },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

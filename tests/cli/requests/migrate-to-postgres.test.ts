@@ -45,7 +45,9 @@ function tableRow(stdout: string, label: string): string[] {
  */
 async function contents(sql: DatabaseProbe) {
   const messageId = sql.dialect === 'sqlite' ? "COALESCE(o.message_id, 'outbox-' || o.id)" : 'o.message_id';
-  const requests = await sql.all('SELECT reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at FROM requests ORDER BY reference');
+  const requests = await sql.all('SELECT reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at, form_revision FROM requests ORDER BY reference');
+  // The forms the requests were sent with, whole: every reader of a moved request reads it by its own.
+  const revisions = await sql.all('SELECT id, variant, definition, created_at FROM form_revisions ORDER BY id');
   const photos = await sql.all(
     `SELECT p.name, p.created_at, r.reference, p.owner, p.bytes FROM photos p LEFT JOIN requests r ON r.id = p.request_id ORDER BY p.name`,
   );
@@ -54,7 +56,7 @@ async function contents(sql: DatabaseProbe) {
             ${messageId} AS message_id, o.queued_at
      FROM outbox o JOIN requests r ON r.id = o.request_id ORDER BY r.reference, o.kind, o.recipient`,
   );
-  return { requests, photos, outbox };
+  return { requests, photos, outbox, revisions };
 }
 
 describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- migrate-to-postgres', { timeout: 60_000 }, () => {
@@ -293,8 +295,8 @@ function grownCopy(dataDir: string, times: number): string {
   const claimed = db.prepare('SELECT name FROM photos WHERE request_id IS NOT NULL').all() as { name: string }[];
   const cloneOf = `JOIN requests r ON r.id = x.request_id JOIN requests c ON c.reference = r.reference || '-' || ? WHERE r.id <= ?`;
   const requests = db.prepare(
-    `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at)
-     SELECT reference || '-' || ?, brand, variant, locale, payload, NULL, payload_hash, created_at FROM requests WHERE id <= ?`,
+    `INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at, form_revision)
+     SELECT reference || '-' || ?, brand, variant, locale, payload, NULL, payload_hash, created_at, form_revision FROM requests WHERE id <= ?`,
   );
   const photos = db.prepare(
     `INSERT INTO photos (name, created_at, request_id, owner, bytes) SELECT ? || '-' || x.name, x.created_at, c.id, x.owner, x.bytes FROM photos x ${cloneOf}`,
