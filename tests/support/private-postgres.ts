@@ -85,3 +85,16 @@ async function query(url: string, text: string): Promise<unknown[]> {
     await client.end();
   }
 }
+
+/** The folder of the test database's table files (base/<oid>), once a checkpoint has written every change to them. */
+export async function checkpointedTableFiles(db: Pick<PrivatePostgres, 'url' | 'dataDir'>): Promise<string> {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ oid: number }>('SELECT oid FROM pg_database WHERE datname = current_database()');
+    await client.query('CHECKPOINT');
+    return join(db.dataDir, 'base', String(rows[0].oid));
+  } finally {
+    await client.end();
+  }
+}

@@ -9,10 +9,9 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND } from '../../support/backend';
-import { privatePostgres, type PrivatePostgres } from '../../support/private-postgres';
+import { checkpointedTableFiles, privatePostgres, type PrivatePostgres } from '../../support/private-postgres';
 import { extendedRequest, png, simpleRequest, startTestServer, submit, until, uploadedName, type TestServer } from '../helpers';
 
 const run = promisify(execFile);
@@ -70,14 +69,7 @@ describe('an erasure', { timeout: 120_000 }, () => {
     expect(erase.stdout).toMatch(/^ {2}other requests naming them as dealer, address taken out \(table requests\) +1$/m);
 
     expect(filesHolding(server.dataDir)).toEqual([]);
-    if (db) {
-      const client = new pg.Client({ connectionString: db.url });
-      await client.connect();
-      const { rows } = await client.query<{ oid: number }>('SELECT oid FROM pg_database WHERE datname = current_database()');
-      await client.query('CHECKPOINT');
-      await client.end();
-      expect(filesHolding(join(db.dataDir, 'base', String(rows[0].oid)))).toEqual([]);
-    }
+    if (db) expect(filesHolding(await checkpointedTableFiles(db))).toEqual([]);
 
     const [kept] = await server.sql.all<{ payload: string }>('SELECT payload FROM requests WHERE reference = ?', [other]);
     expect(JSON.parse(kept.payload)).not.toHaveProperty('notification');

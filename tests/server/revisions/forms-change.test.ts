@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { strFromU8, unzipSync } from 'fflate';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { validateProject } from '../../../src/cli/validate/project';
@@ -25,7 +24,7 @@ import { BACKEND } from '../../support/backend';
 import { installSpecBrands } from '../../support/brand-folders';
 import { brandsWith } from '../../support/brands-with';
 import { freePort } from '../../support/free-port';
-import { privatePostgres, type PrivatePostgres } from '../../support/private-postgres';
+import { checkpointedTableFiles, privatePostgres, type PrivatePostgres } from '../../support/private-postgres';
 import { editJson, SPEC_SCHEMAS_DIR } from '../../support/schema-folders';
 import { selfSignedCert } from '../../support/tls-cert';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -317,14 +316,7 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
       const seen = [mail.text ?? '', mail.subject ?? '', mail.headerLines.map((h) => h.line).join('\n'), ...mail.attachments.map((a) => a.content.toString('latin1'))].join('\n').toLowerCase();
       for (const marker of MARKERS) expect(seen, file).not.toContain(marker.toLowerCase());
     }
-    if (db) {
-      const client = new pg.Client({ connectionString: db.url });
-      await client.connect();
-      const { rows } = await client.query<{ oid: number }>('SELECT oid FROM pg_database WHERE datname = current_database()');
-      await client.query('CHECKPOINT');
-      await client.end();
-      expect(filesHolding(join(db.dataDir, 'base', String(rows[0].oid)))).toEqual([]);
-    }
+    if (db) expect(filesHolding(await checkpointedTableFiles(db))).toEqual([]);
     const [kept] = await sql.all<{ payload: string }>('SELECT payload FROM requests WHERE reference = ?', [named]);
     expect(JSON.parse(kept.payload)).not.toHaveProperty('notification');
     expect(await sql.all('SELECT id FROM requests WHERE reference = ?', [own.reference])).toEqual([]);
