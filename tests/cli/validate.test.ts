@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runLanguage } from '../../src/cli/language';
 import { runValidate, validateProject } from '../../src/cli/validate';
 import { copyProject, editJson, fixturesDir, removeProject, repoRoot } from './project-copy';
 
@@ -108,6 +109,17 @@ describe('validateProject on a broken copy', () => {
       ['/validation/extended/postalCode', 'the text "validation.extended.postalCode" is missing, so the Dutch one is used.'],
       ['/extra/only', 'the text "extra.only" is missing, so the Dutch one is used.'],
     ]);
+  });
+
+  it('accepts a brand whose pages are in German only, and its summary says which pages it serves', () => {
+    expect(runLanguage(['new', 'de', '--root', root], () => {})).toBe(0);
+    editJson(root, 'brands/ilve.json', (b) => {
+      b.locales = ['de'];
+      for (const text of [b.header.banner, b.header.title]) if (text) text.de = text.nl;
+    });
+    const lines: string[] = [];
+    expect(runValidate(['--root', root], (l) => lines.push(l))).toBe(0);
+    expect(lines).toContain('  ilve: 4 pages, in de for be, fr, nl and lu (/ilve/de/be …), form "simple"; no pages in fr and nl');
   });
 
   it('reports a brand naming a form whose schema is gone', () => {
