@@ -19,6 +19,8 @@ import { roleKeyword } from '../../src/core/keywords/annotations';
 import { fileRulesKeyword } from '../../src/core/keywords/file-rules';
 import { plainTextKeyword } from '../../src/core/keywords/text-rules';
 import { PORTAL_KEYS } from '../../src/core/portal-keys';
+import { compileVariant } from '../../src/cli/compile-validators';
+import { loadPortalData } from '../../src/server/portal-data';
 import { copyProject, removeProject, repoRoot } from './project-copy';
 
 const service = getLanguageService({
@@ -113,6 +115,15 @@ describe('the form, uiSchema and language files in the editor', () => {
       { message: 'Missing property "name".', at: '"language"' },
       { message: 'A text between double quotes, or a group of texts between { and }.', at: '12' },
     ]);
+  });
+
+  it('is all the portal ignores: the forms it assembles and the page modules built from them carry no "$schema"', () => {
+    const { forms, rules } = loadPortalData(join(root, 'schemas'));
+    expect(forms.size).toBeGreaterThan(0);
+    for (const model of forms.values()) {
+      expect(model.schema).not.toHaveProperty('$schema');
+      expect(compileVariant(model, rules)).not.toMatch(/schema\.json/);
+    }
   });
 
   it('reads the project\'s .vscode/settings.json for a new file without "$schema"', async () => {
