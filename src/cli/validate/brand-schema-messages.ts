@@ -124,8 +124,9 @@ function requiredError(
 }
 
 function unknownKeySentence(key: string, def: string | undefined, parentSchema: unknown): string {
-  const known = isRecord(parentSchema) && isRecord(parentSchema.properties) ? Object.keys(parentSchema.properties) : [];
-  const knownList = known.filter((k) => k !== '$schema').join(', ');
+  const properties = isRecord(parentSchema) && isRecord(parentSchema.properties) ? parentSchema.properties : {};
+  // A former name (deprecated) still works, but is not what to write.
+  const knownList = Object.keys(properties).filter((k) => k !== '$schema' && !(isRecord(properties[k]) && 'deprecationMessage' in properties[k])).join(', ');
   if (def === 'theme') {
     return `"${key}" is not a colour this file knows. Known colours: ${knownList}. Check the spelling; capitals count.`;
   }

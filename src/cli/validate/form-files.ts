@@ -69,7 +69,7 @@ function checkVariant(root: string, formsDir: string, variant: string, shared: S
   const problems: Problem[] = [];
   if (!schema.ok) problems.push(...schema.problems);
   if (!ui.ok) {
-    problems.push(...ui.problems.map((p) => (p.message === 'this file is missing.' ? { ...p, message: `this file is missing: the form variant "${variant}" needs its uiSchema beside ${shownSchema}.` } : p)));
+    problems.push(...ui.problems.map((p) => (p.message === 'this file is missing.' ? { ...p, message: `this file is missing: the form "${variant}" needs its uiSchema beside ${shownSchema}.` } : p)));
   }
   if (!schema.ok || !isRecord(schema.data) || !isRecord(schema.data.properties)) {
     if (schema.ok) problems.push({ file: shownSchema, pointer: '/properties', message: 'a form schema lists its fields in "properties": { "<field>": { … } }.' });
