@@ -190,7 +190,7 @@ describe('forms, fields, languages and countries changed as data only', () => {
     ['a photo without a target', () => editJson('schemas/forms/outdoor.ui.json', (ui) => delete ui.upload_1['ui:options'].target),
       /^schemas\/forms\/outdoor\.ui\.json:\d+:\d+ \/upload_1\/ui:options: this photo has no "target": add "ui:options": \{ "target": "<field>" \}/],
     ['a brand naming a form that does not exist', () => editJson('brands/tuinco.json', (b) => (b.form = 'outdor')),
-      /^brands\/tuinco\.json:\d+:\d+ \/form: "outdor" is not a form of this portal; schemas\/forms has .*"outdoor".*\. Check the spelling/],
+      /^brands\/tuinco\.json:\d+:\d+ \/form: "outdor" is not a form of this portal; schemas\/forms has .*"outdoor".*Did you mean "outdoor"\? Check the spelling/],
     ['a brand naming a language that does not exist', () => editJson('brands/smeg.json', (b) => (b.locales = ['nl', 'fr', 'es'])),
       /^brands\/smeg\.json:\d+:\d+ \/locales\/2: "es" is not a language of this portal; schemas\/i18n has "de", .*\. Add schemas\/i18n\/es\.json/],
     ['a brand naming a country that does not exist', () => editJson('brands/smeg.json', (b) => b.countries.push('es')),
