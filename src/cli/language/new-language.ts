@@ -1,6 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FALLBACK_LOCALE } from '../../core/texts';
 import { DATA_LAYOUT } from '../validate/portal-facts';
 
 export interface NewLanguageRequest {
@@ -38,7 +37,6 @@ export function newLanguage({ root, code, name, intl }: NewLanguageRequest): New
   if (!ownName) return { ok: false, message: `the language "${code}" has no name this command knows: give it with --name, as its speakers write it (e.g. --name "Deutsch").` };
   const locale = intl ?? likelyLocale(code);
   if (!validLocale(locale)) return { ok: false, message: `"${locale}" is not a locale dates can be written in: give one such as de-BE (language, then country) with --intl.` };
-  if (code === FALLBACK_LOCALE) return { ok: false, message: `"${code}" is Dutch, the portal's default language: it is there already.` };
   const data = { $schema: LANGUAGE_SCHEMA, language: { name: ownName, intl: locale } };
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`, { flag: 'wx' });
   return { ok: true, file: shown, name: ownName, intl: locale };
