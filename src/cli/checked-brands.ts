@@ -1,10 +1,12 @@
 // Imports name their .ts files: vite.config.ts loads this module (see validate/brand-project.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brandFromFile } from '../core/brand-file.ts';
 import type { Brand } from '../core/types.ts';
 import { checkBrandFiles } from './validate/brand-files.ts';
 import { BRAND_LAYOUT } from './validate/brand-project.ts';
 import { displayPath } from './validate/files.ts';
+import { locateProblems } from './validate/locate.ts';
 import { portalFacts } from './validate/portal-facts.ts';
 import { formatProblem } from './validate/problem.ts';
 
@@ -29,8 +31,8 @@ export function brandProblemLines(root: string, brandsDir: string): string[] {
   const problems =
     files.length === 0
       ? [{ file: displayPath(root, brandsDir), pointer: '', message: 'there are no brand files (<id>.json) here.' }]
-      : checkBrandFiles(files, { root, schemaFile: join(root, BRAND_LAYOUT.brandSchema), facts: portalFacts(root) });
-  return problems.map(formatProblem);
+      : checkBrandFiles(files, { root, schemaFile: join(root, BRAND_LAYOUT.brandSchema), facts: portalFacts(root) }).problems;
+  return locateProblems(root, problems).map((problem) => formatProblem(problem));
 }
 
 /**
@@ -41,5 +43,5 @@ export function checkedBrands(root: string, brandsDir: string): { files: string[
   const lines = brandProblemLines(root, brandsDir);
   if (lines.length > 0) throw new BrandCheckError(lines);
   const files = brandFilesIn(brandsDir);
-  return { files, brands: files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as Brand) };
+  return { files, brands: files.map((f) => brandFromFile(JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>)) };
 }

@@ -64,7 +64,8 @@ export function pageSchema(schema: FormSchema): FormSchema {
  * embed copies of the schema.
  */
 export function compileVariant(model: Pick<FormModel, 'schema' | 'uiSchema'>, rules: RuleData): string {
-  const { uiSchema } = model;
+  // Its $schema names the rules editors read (schemas/form-ui.schema.json): nothing the page needs.
+  const { $schema: _editorRules, ...uiSchema } = model.uiSchema;
   const schema = pageSchema(model.schema);
   const cjs = compileSchemaValidatorsCode(schema as never, {
     ajvOptionsOverrides: { ...repairAjvOptions, verbose: false },

@@ -1,33 +1,38 @@
 /**
- * `npm run validate [-- --root <dir>]`: checks brand files, forms,
- * languages and countries, prints each problem as "<file> <pointer>: <sentence>"
- * (warnings first, as "warning: …"), exits 1 on any problem. The checks live in ./validate/ so tests call them
- * directly.
+ * `npm run validate [-- --root <dir>] [--format text|github|json] [--fallbacks]`:
+ * checks brand files, forms, languages and countries and prints each finding
+ * as "<file>:<line>:<column> <pointer>: <sentence>" (warnings say so), GitHub
+ * Actions annotations, or one JSON object per finding; exits 1 on any
+ * problem. The checks live in ./validate/ so tests call them directly.
  */
 import { fileURLToPath } from 'node:url';
-import { formatProblem } from './validate/problem';
 import { validateProject } from './validate/project';
+import { OUTPUT_FORMATS, reportLines, type OutputFormat } from './validate/report-format';
 
 export { validateProject } from './validate/project';
 export type { Problem } from './validate/problem';
 
 const defaultRoot = fileURLToPath(new URL('../../', import.meta.url));
+const USAGE = `Usage: npm run validate [-- --format ${OUTPUT_FORMATS.join('|')}] [--fallbacks]
+  --format github  GitHub Actions annotations (::error file=…,line=…,col=…::…)
+  --format json    one JSON object per finding (severity, file, line, column, pointer, message)
+  --fallbacks      list each text a language lacks (it shows in Dutch), not only the count`;
 
-/** Runs the checks and prints the result; returns the exit status. */
+function option(argv: readonly string[], name: string): string | undefined {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+}
+
+/** Runs the checks and prints the result; returns the exit status (2: the command was given wrongly). */
 export function runValidate(argv: readonly string[], out: (line: string) => void = console.log): number {
-  const rootFlag = argv.indexOf('--root');
-  const root = rootFlag >= 0 && argv[rootFlag + 1] ? argv[rootFlag + 1] : defaultRoot;
-  const { problems, warnings, brandCount, variants, languages } = validateProject(root);
-  for (const warning of warnings) out(`warning: ${formatProblem(warning)}`);
-  if (problems.length === 0) {
-    const noted = warnings.length === 0 ? 'have no problems' : `have no problems (${warnings.length} warning${warnings.length === 1 ? '' : 's'} above)`;
-    out(`OK: ${brandCount} brand files, the forms ${variants.join(', ')}, the languages ${languages.join(', ')} and the countries ${noted}.`);
-    return 0;
+  const format = option(argv, '--format') ?? 'text';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    out(`"${format}" is not a format validate knows.\n${USAGE}`);
+    return 2;
   }
-  for (const problem of problems) out(formatProblem(problem));
-  const files = new Set(problems.map((p) => p.file)).size;
-  out(`\n${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}. Fix them and run npm run validate again.`);
-  return 1;
+  const report = validateProject(option(argv, '--root') ?? defaultRoot);
+  for (const line of reportLines(report, { format: format as OutputFormat, fallbacks: argv.includes('--fallbacks') })) out(line);
+  return report.problems.length === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -48,7 +48,7 @@ export function sharedFieldName(ref: unknown): string | undefined {
  * (one written beside it wins), and the country and language fields offer
  * every country and language the portal has (a brand narrows the countries;
  * core/brand-rule.ts). `npm run validate` reports what cannot be assembled;
- * here an unknown definition is an error.
+ * here an unknown definition is an error. The file's `$schema` (for editors) stays out.
  */
 export function assembleFormSchema(source: FormSchema, shared: SharedFields, choices: FormChoices): FormSchema {
   const properties: Record<string, PropertySchema> = {};
@@ -63,5 +63,7 @@ export function assembleFormSchema(source: FormSchema, shared: SharedFields, cho
     if (assembled.role === 'language') assembled.enum = [...choices.languages];
     properties[name] = assembled;
   }
-  return { ...structuredClone(source), properties };
+  // `$schema` names the rules editors check the file with (schemas/form.schema.json), not a dialect ajv knows: the forms are draft 07, ajv's own.
+  const { $schema: _editorRules, ...form } = source;
+  return { ...structuredClone(form), properties } as FormSchema;
 }

@@ -11,4 +11,5 @@ export * from './field-errors';
 export * from './payload';
 export * from './address-lookup';
 export * from './brands';
+export * from './brand-file';
 export * from './brand-rule';

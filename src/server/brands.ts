@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { brandFromFile } from '../core/brand-file';
 import { indexBrands } from '../core/brands';
 import { deliveryUrlProblem } from '../core/delivery-url';
 import { brandLocales } from '../core/locale';
@@ -10,7 +11,7 @@ import type { PortalData } from './portal-data';
 /** What a brand file names that the portal's data must have: its form, its languages, its countries. */
 function unknownNames(brand: Brand, { forms, languages, countries }: Pick<PortalData, 'forms' | 'languages' | 'countries'>): string[] {
   return [
-    ...(forms.has(brand.variant) ? [] : [`the form variant "${brand.variant}"`]),
+    ...(forms.has(brand.variant) ? [] : [`the form "${brand.variant}"`]),
     ...[...brandLocales(brand), brand.serviceDesk.language].filter((l) => !languages.has(l)).map((l) => `the language "${l}"`),
     ...brand.countries.filter((c) => !countries.has(c)).map((c) => `the country "${c}"`),
   ];
@@ -21,7 +22,7 @@ export async function loadBrands(dir: string, data: Pick<PortalData, 'forms' | '
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
   const brands = await Promise.all(
     files.map(async (file) => {
-      const brand = JSON.parse(await readFile(join(dir, file), 'utf8')) as Brand;
+      const brand = brandFromFile(JSON.parse(await readFile(join(dir, file), 'utf8')) as Record<string, unknown>);
       if (brand.id !== basename(file, '.json')) throw new Error(`brands/${file}: id "${brand.id}" must equal the file name`);
       // Requests of a brand without a desk would reach no one: refuse to serve it (npm run validate explains).
       if (!brand.serviceDesk?.emails?.length) throw new ConfigError(`brands/${file} has no serviceDesk.emails; run npm run validate`);

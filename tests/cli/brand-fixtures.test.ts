@@ -1,17 +1,22 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { contrastRatio } from '../../src/core/contrast';
 import { checkBrandFiles } from '../../src/cli/validate/brand-files';
 import { portalFacts } from '../../src/cli/validate/portal-facts';
 import { fixturesDir, repoRoot } from './project-copy';
 
 const schemaFile = join(repoRoot, 'schemas/brand.schema.json');
 const facts = portalFacts(repoRoot);
-const check = (...files: string[]) => checkBrandFiles(files, { root: repoRoot, schemaFile, facts });
+const check = (...files: string[]) => checkBrandFiles(files, { root: repoRoot, schemaFile, facts }).problems;
 
 /** Each fixture breaks one rule; the one problem must name the file, the field and say it plainly. */
 const cases: [fixture: string, pointer: string, message: RegExp][] = [
-  ['missing-variant', '/variant', /"variant" is missing; .*Which repair form/],
-  ['unknown-variant', '/variant', /^"deluxe" is not a form of this portal; schemas\/forms has "extended",? .*"simple"\./],
+  ['missing-form', '/form', /"form" is missing; every brand file needs it\. \(Which repair form/],
+  ['unknown-form', '/form', /^"deluxe" is not a form of this portal; schemas\/forms has "extended",? .*"simple"\./],
+  ['form-with-space', '/form', /^"simple " has a space at its end: write "simple"\. The forms of this portal \(schemas\/forms\): "extended",? .*"simple"\.$/],
+  ['form-and-variant', '/variant', /^the form is named twice, under "form" and under "variant" \(its former name\)\. Remove "variant"\.$/],
+  ['upper-case-country', '/countries/1', /^"NL": a country code is written in lower case: write "nl"\. schemas\/countries\.json has "be", "fr", "nl",? .*"lu"/],
+  ['country-name', '/countries/1', /^"Germany" is not a country code: write the two lower-case letters of ISO 3166; schemas\/countries\.json has "be", "fr", "nl",? .*"lu"/],
   ['unknown-colour-key', '/theme/headerColour', /"headerColour" is not a colour this file knows\. Known colours: primary, onPrimary, /],
   ['missing-fr-text', '/header/title', /^the text in "fr" \(Français\) is missing\./],
   ['empty-fr-text', '/header/title', /^The French \(fr\) text is empty\. Write what visitors of the French page read here\./],
@@ -19,7 +24,7 @@ const cases: [fixture: string, pointer: string, message: RegExp][] = [
   ['bad-url', '/footer/legal/legalNotice', /: Not a full web address\. It must start with https:\/\//],
   ['bad-asset-path', '/logo', /^"logo\.svg": Not a picture in the assets folder/],
   ['missing-asset', '/logo', /the logo file tests\/fixtures\/brands\/invalid\/assets\/missing-logo\.svg does not exist/],
-  ['low-contrast', '/theme/headerText', /#999999.*#ffffff.* contrast of 2\.84:1; it must be at least 4\.5:1/],
+  ['low-contrast', '/theme/headerText', /^theme\.headerText \(#999999\) is text on theme\.headerBackground \(#ffffff\) with a contrast of 2\.84:1; it must be at least 4\.5:1 .*Change theme\.headerText to #[0-9a-f]{6} or theme\.headerBackground to #[0-9a-f]{6} \(each the nearest colour that passes\)\.$/],
   ['wrong-type', '/header/languageSwitch', /must be true or false/],
   ['unknown-field', '/footer/companyname', /"companyname" is not a field this file knows here\. Known fields: companyName, /],
   ['bad-phone', '/footer/phone', /^"call us": Not a phone number/],
@@ -48,7 +53,7 @@ describe('brand file checks on fixtures', () => {
   it.each(cases)('invalid/%s.json is reported at %s', (fixture, pointer, message) => {
     const problems = check(join(fixturesDir, 'invalid', `${fixture}.json`));
     expect(problems).toEqual([
-      { file: `tests/fixtures/brands/invalid/${fixture}.json`, pointer, message: expect.stringMatching(message) },
+      expect.objectContaining({ file: `tests/fixtures/brands/invalid/${fixture}.json`, pointer, message: expect.stringMatching(message) }),
     ]);
   });
 
@@ -59,6 +64,31 @@ describe('brand file checks on fixtures', () => {
 
   it('accepts a copy of a brand saved under a new id with its own assets', () => {
     expect(check(join(fixturesDir, 'valid', 'acme.json'))).toEqual([]);
+  });
+
+  it('accepts the former key "variant" for the form, with a warning that says to rename it', () => {
+    const { problems, warnings } = checkBrandFiles([join(fixturesDir, 'valid', 'former-variant-key.json')], { root: repoRoot, schemaFile, facts });
+    expect(problems).toEqual([]);
+    expect(warnings).toEqual([
+      {
+        file: 'tests/fixtures/brands/valid/former-variant-key.json',
+        pointer: '/variant',
+        atName: true,
+        message: '"variant" is now called "form": rename it ("form": "simple"). "variant" still works for now.',
+      },
+    ]);
+  });
+
+  it('names the brand file keys of a yellow primary with white text, and colours that would pass', () => {
+    const [onPrimary, primary] = check(join(fixturesDir, 'invalid', 'yellow-primary.json'));
+    expect(onPrimary).toMatchObject({ pointer: '/theme/onPrimary', message: expect.stringMatching(/^theme\.onPrimary \(#ffffff\) is text on theme\.primary \(#ffd700\) with a contrast of 1\.4\d:1.* Change theme\.onPrimary to (#[0-9a-f]{6}) or theme\.primary to (#[0-9a-f]{6}) /) });
+    expect(primary).toMatchObject({ pointer: '/theme/primary', message: expect.stringMatching(/^theme\.primary \(#ffd700\) is text on the white page \(#ffffff\), which no key of the brand file changes, with a contrast .* Change theme\.primary to (#[0-9a-f]{6}) \(the nearest colour that passes\)\.$/) });
+    // The colours it suggests do pass: with them, the file has no contrast problem left.
+    const [, text, background] = /Change theme\.onPrimary to (#\w+) or theme\.primary to (#\w+)/.exec(onPrimary.message)!;
+    const [, link] = /Change theme\.primary to (#\w+)/.exec(primary.message)!;
+    expect(contrastRatio(text, '#ffd700')).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio('#ffffff', background)).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(link, '#ffffff')).toBeGreaterThanOrEqual(4.5);
   });
 
   it('names a country the portal does not serve, and the ones it does', () => {
@@ -84,7 +114,7 @@ describe('brand file checks on fixtures', () => {
   });
 
   it('reports a brand schema that does not compile instead of throwing', () => {
-    const problems = checkBrandFiles([join(fixturesDir, 'valid', 'acme.json')], {
+    const { problems } = checkBrandFiles([join(fixturesDir, 'valid', 'acme.json')], {
       root: repoRoot,
       schemaFile: join(fixturesDir, 'invalid', 'invalid-json.json'),
       facts,

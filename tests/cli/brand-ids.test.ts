@@ -22,6 +22,8 @@ describe('validate: ids and file names', () => {
       {
         file: 'brands/boretti.json',
         pointer: '/id',
+        line: 4,
+        column: 9,
         message: 'the id "fratelli" belongs to brands/fratelli.json; this file is brands/boretti.json, so its id must be "boretti". Change the id to "boretti" (every brand needs its own id, equal to its file name).',
       },
     ]);

@@ -25,7 +25,7 @@ describe('npm run brand -- new <id> --like <id>', () => {
       $schema: '../schemas/brand.schema.json',
       id: 'acme',
       name: 'Acme',
-      variant: 'extended',
+      form: 'extended',
       logo: 'assets/acme-logo.svg',
       favicon: 'assets/acme-favicon.svg',
       footer: { legal: { legalNotice: 'https://www.example.com/acme/juridische-informatie' } },
@@ -45,6 +45,16 @@ describe('npm run brand -- new <id> --like <id>', () => {
     expect(lines.join('\n')).toMatch(/^Created brands\/acme\.json, brands\/assets\/acme-logo\.svg, brands\/assets\/acme-favicon\.svg as a copy of kuppersbusch\./);
     expect(lines.join('\n')).toMatch(/\nOK: 7 brand files/);
     expect(validateProject(root).problems).toEqual([]);
+  });
+
+  it('writes "form" where the brand it copies still says "variant" (its former name), in the same place', () => {
+    const teka = JSON.parse(read('brands/teka.json'));
+    writeFileSync(join(root, 'brands/teka.json'), JSON.stringify(Object.fromEntries(Object.entries(teka).map(([k, v]) => [k === 'form' ? 'variant' : k, v]))));
+    expect(run('new', 'acme', '--like', 'teka')).toBe(0);
+    const acme = JSON.parse(read('brands/acme.json'));
+    expect(acme).not.toHaveProperty('variant');
+    expect(Object.keys(acme).indexOf('form')).toBe(Object.keys(teka).indexOf('form'));
+    expect(acme.form).toBe('extended');
   });
 
   it('never copies the old brand\'s service desk or webhook', () => {

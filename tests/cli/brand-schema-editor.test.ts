@@ -60,15 +60,22 @@ describe('the brand schema in the editor', () => {
   });
 
   it('says how a form and a country are named (npm run validate checks they exist)', async () => {
-    const found = await diagnostics('fratelli.json', (t) => t.replace('"variant": "simple"', '"variant": "Deluxe form"').replace('"countries": ["be", "fr", "nl", "lu"]', '"countries": ["be", "Germany"]'));
-    expect(found).toContain('The name of a form in schemas/forms, in lower-case letters, digits and dashes, e.g. "simple" or "extended".');
+    const found = await diagnostics('fratelli.json', (t) => t.replace('"form": "simple"', '"form": "Deluxe form"').replace('"countries": ["be", "fr", "nl", "lu"]', '"countries": ["be", "Germany"]'));
+    expect(found).toContain('The name of a form in schemas/forms, in lower-case letters, digits and dashes, without spaces, e.g. "simple" or "extended".');
     expect(found).toContain('A country is the two-letter code of a country in schemas/countries.json, e.g. "be" (Belgium), "fr" (France), "nl" (the Netherlands) or "lu" (Luxembourg).');
   });
 
-  it('offers the forms as suggestions for the variant', async () => {
-    const { text, document, json } = await open('fratelli.json', (t) => t.replace('"variant": "simple"', '"variant": ""'));
-    const list = await service.doComplete(document, document.positionAt(text.indexOf('"variant": ""') + '"variant": "'.length), json);
+  it('offers the forms as suggestions for the form', async () => {
+    const { text, document, json } = await open('fratelli.json', (t) => t.replace('"form": "simple"', '"form": ""'));
+    const list = await service.doComplete(document, document.positionAt(text.indexOf('"form": ""') + '"form": "'.length), json);
     expect(list?.items.map((item) => item.label)).toEqual(expect.arrayContaining(['"simple"', '"extended"']));
+  });
+
+  it('strikes through the former key "variant", saying to rename it, and asks for "form" only where neither is there', async () => {
+    const { document, json } = await open('fratelli.json', (t) => t.replace('"form": "simple"', '"variant": "simple"'));
+    const found = await service.doValidation(document, json);
+    expect(found.map((d) => [d.message, document.getText(d.range)])).toEqual([['"variant" is now called "form": rename it.', '"variant": "simple"']]);
+    expect(await diagnostics('fratelli.json', (t) => t.replace('"form": "simple",', ''))).toEqual(['Missing property "form".']);
   });
 
   it('says what a brand needs in countries and in a dropdown', async () => {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runLanguage } from '../../src/cli/language';
 import { runValidate, validateProject } from '../../src/cli/validate';
 import { copyProject, editJson, fixturesDir, removeProject, repoRoot } from './project-copy';
 
@@ -51,10 +52,10 @@ describe('validateProject on a broken copy', () => {
     expect(problemsAt('brands/ilve.json')).toEqual([]);
   });
 
-  it('reports a brand whose variant was removed', () => {
-    editJson(root, 'brands/teka.json', (b) => delete b.variant);
+  it('reports a brand whose form was removed', () => {
+    editJson(root, 'brands/teka.json', (b) => delete b.form);
     expect(problemsAt('brands/teka.json')).toEqual([
-      expect.objectContaining({ pointer: '/variant', message: expect.stringMatching(/"variant" is missing/) }),
+      expect.objectContaining({ pointer: '/form', message: expect.stringMatching(/"form" is missing/) }),
     ]);
   });
 
@@ -64,6 +65,8 @@ describe('validateProject on a broken copy', () => {
       {
         file: 'brands/ilve.json',
         pointer: '/id',
+        line: 4,
+        column: 9,
         message: 'the id "hanant" belongs to brands/hanant.json; this file is brands/ilve.json, so its id must be "ilve". Change the id to "ilve" (every brand needs its own id, equal to its file name).',
       },
     ]);
@@ -83,7 +86,7 @@ describe('validateProject on a broken copy', () => {
     ]);
   });
 
-  it('warns of each text another language lacks (it falls back to Dutch), and of a message missing everywhere', () => {
+  it('counts the texts another language lacks (they fall back to Dutch) in one warning, and names each in a note', () => {
     editJson(root, 'schemas/i18n/fr.json', (t) => {
       delete t.footer.phone;
       delete t.validation.default.postalCode;
@@ -93,19 +96,36 @@ describe('validateProject on a broken copy', () => {
     expect(report.problems).toEqual([]);
     // Only French's: a language or form the project gains as data may bring warnings of its own.
     const french = report.warnings.filter((w) => w.file === 'schemas/i18n/fr.json');
-    expect(french.map((w) => [w.file, w.pointer, w.message])).toEqual([
-      ['schemas/i18n/fr.json', '/footer/phone', 'the text "footer.phone" is missing, so the Dutch one is used.'],
-      ['schemas/i18n/fr.json', '/validation/default/postalCode', 'the text "validation.default.postalCode" is missing, so the Dutch one is used.'],
+    expect(french).toHaveLength(1);
+    expect(french[0].message).toMatch(
+      /^fr \(Français\): (\d+) of \d+ texts translated; the other 4 show in Dutch \(npm run validate -- --fallbacks lists them\)\. Add them to schemas\/i18n\/fr\.json in the same places as in schemas\/i18n\/nl\.json\.$/,
+    );
+    const [, translated, total] = /(\d+) of (\d+)/.exec(french[0].message)!.map(Number);
+    expect(total - translated).toBe(4);
+    expect(report.notes.filter((w) => w.file === 'schemas/i18n/fr.json').map((w) => [w.pointer, w.message])).toEqual([
+      ['/footer/phone', 'the text "footer.phone" is missing, so the Dutch one is used.'],
+      ['/validation/default/postalCode', 'the text "validation.default.postalCode" is missing, so the Dutch one is used.'],
       // The extended form's French message had only the default table to fall back to: now the Dutch extended one.
-      ['schemas/i18n/fr.json', '/validation/extended/postalCode', 'the text "validation.extended.postalCode" is missing, so the Dutch one is used.'],
-      ['schemas/i18n/fr.json', '/extra/only', 'the text "extra.only" is missing, so the Dutch one is used.'],
+      ['/validation/extended/postalCode', 'the text "validation.extended.postalCode" is missing, so the Dutch one is used.'],
+      ['/extra/only', 'the text "extra.only" is missing, so the Dutch one is used.'],
     ]);
+  });
+
+  it('accepts a brand whose pages are in German only, and its summary says which pages it serves', () => {
+    expect(runLanguage(['new', 'de', '--root', root], () => {})).toBe(0);
+    editJson(root, 'brands/ilve.json', (b) => {
+      b.locales = ['de'];
+      for (const text of [b.header.banner, b.header.title]) if (text) text.de = text.nl;
+    });
+    const lines: string[] = [];
+    expect(runValidate(['--root', root], (l) => lines.push(l))).toBe(0);
+    expect(lines).toContain('  ilve: 4 pages, in de for be, fr, nl and lu (/ilve/de/be …), form "simple"; no pages in fr and nl');
   });
 
   it('reports a brand naming a form whose schema is gone', () => {
     rmSync(join(root, 'schemas/forms/simple.schema.json'));
     expect(problemsAt('brands/ilve.json')).toEqual([
-      expect.objectContaining({ pointer: '/variant', message: expect.stringMatching(/^"simple" is not a form of this portal; schemas\/forms has "extended"/) }),
+      expect.objectContaining({ pointer: '/form', message: expect.stringMatching(/^"simple" is not a form of this portal; schemas\/forms has "extended"/) }),
     ]);
   });
 
@@ -160,7 +180,9 @@ describe('runValidate output', () => {
       expect(runValidate(['--root', root], (l) => lines.push(l))).toBe(0);
       // The summary, after any warnings (a language or form the project gains as data may bring some).
       expect(lines.at(-1)).toMatch(/^OK: \d+ brand files/);
-      expect(lines.slice(0, -1).every((line) => line.startsWith('warning: '))).toBe(true);
+      const pages = lines.indexOf('The pages each brand serves:');
+      expect(lines.slice(0, pages).every((line) => /^\S+:\d+:\d+ .*: warning: /.test(line))).toBe(true);
+      expect(lines.slice(pages + 1, -1)).toContain('  teka: 8 pages, in nl and fr for be, fr, nl and lu (/teka/nl/be …), form "extended"');
     } finally {
       removeProject(root);
     }
@@ -182,8 +204,8 @@ describe('the validate command', () => {
       mkdirSync(join(root, 'brands/assets'), { recursive: true });
       const result = run(root);
       expect(result.status).toBe(1);
-      expect(result.stdout).toContain('brands/kuppersbusch.json /theme/headerColour: "headerColour" is not a colour this file knows. Known colours: primary, onPrimary,');
-      expect(result.stdout).toContain('brands/kuppersbusch.json /header/banner: the text in "fr" (Français) is missing.');
+      expect(result.stdout).toMatch(/^brands\/kuppersbusch\.json:\d+:\d+ \/theme\/headerColour: "headerColour" is not a colour this file knows\. Known colours: primary, onPrimary,/m);
+      expect(result.stdout).toMatch(/^brands\/kuppersbusch\.json:\d+:\d+ \/header\/banner: the text in "fr" \(Français\) is missing\./m);
       expect(result.stdout).toContain('2 problems in 1 file.');
     } finally {
       removeProject(root);

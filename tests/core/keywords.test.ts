@@ -55,16 +55,3 @@ describe('postalCode keyword', () => {
     expect(errorsOf('simple', withPatch('simple', { ...code, country: 'nl' }))).toEqual({ postal_code: ['Ongeldige postcode'] });
   });
 });
-
-describe('text rules in the form schemas', () => {
-  it.each(['simple', 'extended'] as Variant[])('%s: every free text refuses control characters, every required one blanks', (variant) => {
-    const { schema } = form(variant);
-    for (const [name, prop] of Object.entries(schema.properties) as [string, Record<string, unknown>][]) {
-      // Typed by a person: not the enum of a select, nor the photo names the page fills in.
-      const typed = prop.type === 'string' && !prop.pattern && !prop.enum;
-      if (!typed) continue;
-      if (!prop.format) expect(prop.plainText, name).toMatch(/^lines?$/);
-      expect(prop.filled === true, name).toBe(schema.required.includes(name));
-    }
-  });
-});

@@ -72,8 +72,8 @@ describe('a brand author adds Acme', () => {
   });
 
   it.each([
-    ['cannot be read', () => '\uFEFF' + original, 'brands/acme.json line 1, column 1: the file starts with an invisible byte-order mark (BOM)'],
-    ['does not validate', () => original.replace('"primary": "#5b3a8c"', '"primary": "red"'), 'brands/acme.json /theme/primary: "red": Not a colour this file understands.'],
+    ['cannot be read', () => '\uFEFF' + original, 'brands/acme.json:1:1: the file starts with an invisible byte-order mark (BOM)'],
+    ['does not validate', () => original.replace('"primary": "#5b3a8c"', '"primary": "red"'), '/theme/primary: "red": Not a colour this file understands.'],
   ])('a brand file that %s shows validate’s message over the page, also after a reload, and the page comes back on save', async (_what, broken, message) => {
     // Vite may reload the page while the overlay is read (the file changed again): read until the message is there.
     const overlayText = () => page.locator('vite-error-overlay').evaluate((el) => el.shadowRoot?.textContent ?? '').catch(() => '');
@@ -91,23 +91,23 @@ describe('a brand author adds Acme', () => {
   /** Each usual mistake: [what, how to make it, the line validate must print]. */
   const mistakes: [string, () => void, RegExp][] = [
     ['a byte-order mark', () => writeFileSync(brandFile, '\uFEFF' + original),
-      /^brands\/acme\.json line 1, column 1: the file starts with an invisible byte-order mark \(BOM\).*Save the file as "UTF-8" without BOM/m],
+      /^brands\/acme\.json:1:1: the file starts with an invisible byte-order mark \(BOM\).*Save the file as "UTF-8" without BOM/m],
     ['curly quotes', () => writeFileSync(brandFile, original.replace('"name": "Acme"', '“name”: “Acme”')),
-      /^brands\/acme\.json line 5, column 3: “name” uses curly quotes .*Names and texts must be between straight double quotes/m],
+      /^brands\/acme\.json:5:3: “name” uses curly quotes .*Names and texts must be between straight double quotes/m],
     ['a // comment', () => writeFileSync(brandFile, original.replace('  "name": "Acme",', '  // our new brand\n  "name": "Acme",')),
-      /^brands\/acme\.json line 5, column 3: JSON files cannot contain comments \(\/\/\)\. Remove the comment/m],
+      /^brands\/acme\.json:5:3: JSON files cannot contain comments \(\/\/\)\. Remove the comment/m],
     ['a trailing comma', () => writeFileSync(brandFile, original.replace('"lu"]', '"lu",]')),
-      /^brands\/acme\.json line 7, column \d+: there is a comma after the last item of a list\. Remove this comma/m],
+      /^brands\/acme\.json:7:\d+: there is a comma after the last item of a list\. Remove this comma/m],
     ['a missing French text', () => edit((b) => (b.header.title = { nl: 'Reparatie aanvragen' })),
-      /^brands\/acme\.json \/header\/title: the text in "fr" \(Français\) is missing\. The brand's pages are in "nl" \(Nederlands\) and "fr" \(Français\): add "fr": "…" inside it/m],
+      /^brands\/acme\.json:\d+:\d+ \/header\/title: the text in "fr" \(Français\) is missing\. The brand's pages are in "nl" \(Nederlands\) and "fr" \(Français\): add "fr": "…" inside it/m],
     ['a duplicate id', () => edit((b) => (b.id = 'fratelli')),
-      /^brands\/acme\.json \/id: the id "fratelli" belongs to brands\/fratelli\.json; .*Change the id to "acme"/m],
+      /^brands\/acme\.json:4:9 \/id: the id "fratelli" belongs to brands\/fratelli\.json; .*Change the id to "acme"/m],
     ['a poor contrast', () => edit((b) => (b.theme.footerText = '#777777')),
-      /^brands\/acme\.json \/theme\/footerText: the text colour footerText \(#777777\) on the background footerBackground \(#2e1f47\) has a contrast of 3\.\d\d:1; it must be at least 4\.5:1.*Make one of the two colours darker or lighter/m],
+      /^brands\/acme\.json:\d+:\d+ \/theme\/footerText: theme\.footerText \(#777777\) is text on theme\.footerBackground \(#2e1f47\) with a contrast of 3\.\d\d:1; it must be at least 4\.5:1.*Change theme\.footerText to #[0-9a-f]{6} or theme\.footerBackground to #[0-9a-f]{6}/m],
     ['a bad colour', () => edit((b) => (b.theme.primary = 'purple')),
-      /^brands\/acme\.json \/theme\/primary: "purple": Not a colour this file understands\. Write # followed by six digits or letters a-f, e\.g\. #1a2b3c/m],
+      /^brands\/acme\.json:\d+:\d+ \/theme\/primary: "purple": Not a colour this file understands\. Write # followed by six digits or letters a-f, e\.g\. #1a2b3c/m],
     ['an empty favicon', () => writeFileSync(join(project.dir, 'brands/assets/acme-favicon.svg'), ''),
-      /^brands\/acme\.json \/favicon: the favicon file brands\/assets\/acme-favicon\.svg is empty \(0 bytes\)\. Save the picture again/m],
+      /^brands\/acme\.json:\d+:\d+ \/favicon: the favicon file brands\/assets\/acme-favicon\.svg is empty \(0 bytes\)\. Save the picture again/m],
   ];
 
   function edit(change: (brand: any) => void) {
@@ -135,7 +135,7 @@ describe('a brand author adds Acme', () => {
     try {
       const build = npm(project.dir, 'run', 'build');
       expect(build.status).not.toBe(0);
-      expect(build.stdout).toContain('brands/acme.json /theme/primary: "red": Not a colour this file understands.');
+      expect(build.stdout).toMatch(/^brands\/acme\.json:\d+:\d+ \/theme\/primary: "red": Not a colour this file understands\./m);
     } finally {
       writeFileSync(brandFile, original);
     }

@@ -42,7 +42,7 @@ describe('npm start after adding a brand without a build', () => {
       const start = runNpm(project.dir, ['start'], await startEnv());
       expect(await exitOf(start)).toBe(1);
       expect(start.output()).toContain('npm start will not serve the portal: npm run validate finds these problems.');
-      expect(start.output()).toMatch(/brands\/acme\.json line \d+, column 3: a comma is missing here/);
+      expect(start.output()).toMatch(/brands\/acme\.json:\d+:3: a comma is missing here/);
     } finally {
       writeFileSync(brandFile, original);
     }

@@ -37,7 +37,7 @@ beforeAll(async () => {
   addPurchasePlace(root);
   addOutdoorForm(root);
   addBrandLike(root, 'tuinco', 'fratelli', (b) => {
-    b.variant = 'outdoor';
+    b.form = 'outdoor';
     b.serviceDesk.language = 'nl';
     // A receiver on this machine: a loopback address, allowed as for a company's own network.
     b.serviceDesk.webhook = { url: receiver.url, secretEnv: 'TUINCO_WEBHOOK_SECRET', allowPrivateNetwork: true };

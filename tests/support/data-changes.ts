@@ -7,6 +7,7 @@
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newLanguage } from '../../src/cli/language/new-language';
 
 function editJson(root: string, file: string, edit: (data: any) => void): void {
   const path = join(root, file);
@@ -67,21 +68,28 @@ export function addOutdoorForm(root: string): void {
     delete ui.image2;
     ui.operating_hours = { 'ui:options': { inputType: 'number', inputMode: 'numeric' } };
   });
-  editJson(root, 'schemas/i18n/nl.json', (t) => (t.fields.operating_hours = 'Draaiuren'));
-  editJson(root, 'schemas/i18n/fr.json', (t) => (t.fields.operating_hours = 'Heures de fonctionnement'));
+  editJson(root, 'schemas/i18n/nl.json', (t) => {
+    t.fields.operating_hours = 'Draaiuren';
+    t.export.variants.outdoor = 'Buitenformulier';
+  });
+  editJson(root, 'schemas/i18n/fr.json', (t) => {
+    t.fields.operating_hours = 'Heures de fonctionnement';
+    t.export.variants.outdoor = 'Formulaire extérieur';
+  });
 }
 
-/** German, offered by one brand only: a language file (a few texts translated, the rest falls back to Dutch). */
+/** German, offered by one brand only: started by `npm run language -- new de`, a few texts translated, the rest falls back to Dutch (validate counts it). */
 export function addGermanFor(root: string, brandId: string): void {
-  const german = JSON.parse(readFileSync(join(root, 'schemas/i18n/nl.json'), 'utf8'));
-  german.language = { name: 'Deutsch', intl: 'de-BE' };
-  german.form.submit = 'Senden';
-  german.fields.last_name = 'Name';
-  german.success.received = 'Wir haben Ihre Anfrage erhalten und melden uns bei Ihnen, um einen Termin zu vereinbaren.';
-  german.mail.confirmation.subject = '{{brand}} Service: Ihre Reparaturanfrage {{reference}} ist eingegangen';
-  // What a first translation leaves out falls back to Dutch (validate lists it).
-  delete german.upload.hint;
-  writeFileSync(join(root, 'schemas/i18n/de.json'), `${JSON.stringify(german, null, 2)}\n`);
+  if (!existsSync(join(root, 'schemas/i18n/de.json'))) {
+    const started = newLanguage({ root, code: 'de', intl: 'de-BE' });
+    if (!started.ok) throw new Error(started.message);
+  }
+  editJson(root, 'schemas/i18n/de.json', (german) => {
+    german.form = { ...german.form, submit: 'Senden' };
+    german.fields = { ...german.fields, last_name: 'Name' };
+    german.success = { ...german.success, received: 'Wir haben Ihre Anfrage erhalten und melden uns bei Ihnen, um einen Termin zu vereinbaren.' };
+    german.mail = { ...german.mail, confirmation: { ...german.mail?.confirmation, subject: '{{brand}} Service: Ihre Reparaturanfrage {{reference}} ist eingegangen' } };
+  });
   editJson(root, `brands/${brandId}.json`, (b) => {
     b.locales = ['nl', 'fr', 'de'];
     for (const text of [b.header.banner, b.header.title]) if (text) text.de = text.nl === 'SERVICE' ? 'SERVICE' : 'Reparatur anfragen';

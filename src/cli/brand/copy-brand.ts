@@ -1,3 +1,4 @@
+import { FORM_KEY, FORMER_FORM_KEY } from '../../core/brand-file';
 import { isRecord } from '../validate/files';
 
 export interface CopyNames {
@@ -24,7 +25,7 @@ export function copyBrandData(source: Record<string, unknown>, names: CopyNames,
     if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v)]));
     return value;
   };
-  const data = rewrite(copy) as Record<string, unknown>;
+  const data = renameFormerKey(rewrite(copy) as Record<string, unknown>);
   data.id = names.id;
   data.name = names.name;
   data.logo = assets.logo;
@@ -43,6 +44,12 @@ export function copyBrandData(source: Record<string, unknown>, names: CopyNames,
     (isRecord(data.brandField) && Array.isArray(data.brandField.options) ? ', the dropdown options under brandField' : '') +
     '. Remove this note once none are left.';
   return { $schema: data.$schema, notes: data.notes, ...data };
+}
+
+/** A copy of a brand that still says "variant" says "form", in the same place. */
+function renameFormerKey(data: Record<string, unknown>): Record<string, unknown> {
+  if (Object.hasOwn(data, FORM_KEY)) return data;
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key === FORMER_FORM_KEY ? FORM_KEY : key, value]));
 }
 
 /** https://www.example.com/fratelli/nl/privacybeleid → https://www.example.com/acme/nl/privacybeleid. */

@@ -10,6 +10,8 @@ import { plainErrors } from './brand-schema-messages.ts';
 import { themeContrastProblems } from './contrast.ts';
 import { displayPath, isRecord, readJson } from './files.ts';
 import { DEFAULT_LOCALES } from '../../core/locale.ts';
+import { brandFormName, FORM_KEY, FORMER_FORM_KEY } from '../../core/brand-file.ts';
+import { nearestName } from './nearest.ts';
 import { choices, type PortalFacts } from './portal-facts.ts';
 import { toPointer, type Problem } from './problem.ts';
 
@@ -22,17 +24,23 @@ export interface BrandCheckOptions {
   facts: PortalFacts;
 }
 
+/** A brand file's problems, and what works but should change (the former key "variant"). */
+export interface BrandFileReport {
+  problems: Problem[];
+  warnings: Problem[];
+}
+
 /**
  * Checks brand files one by one (schema, $schema, id, assets, contrast),
  * then across files (unique ids). Files are given as absolute paths so
  * tests can check fixtures that live outside brands/.
  */
-export function checkBrandFiles(files: readonly string[], options: BrandCheckOptions): Problem[] {
+export function checkBrandFiles(files: readonly string[], options: BrandCheckOptions): BrandFileReport {
   const schema = readJson(options.root, options.schemaFile);
-  if (!schema.ok) return schema.problems;
+  if (!schema.ok) return { problems: schema.problems, warnings: [] };
   const compiled = compileBrandSchema(schema.data);
   if (typeof compiled === 'string') {
-    return [{ file: displayPath(options.root, options.schemaFile), pointer: '', message: `the brand schema does not compile, so no brand file could be checked. A developer should look at it: ${compiled}` }];
+    return { problems: [{ file: displayPath(options.root, options.schemaFile), pointer: '', message: `the brand schema does not compile, so no brand file could be checked. A developer should look at it: ${compiled}` }], warnings: [] };
   }
   const validate = compiled;
   const read = files.map((file) => ({ file, shown: displayPath(options.root, file), result: readJson(options.root, file) }));
@@ -41,6 +49,7 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
     idPatternOf(schema.data),
   );
   const problems: Problem[] = [];
+  const warnings: Problem[] = [];
   for (const { file, shown, result } of read) {
     if (!result.ok) {
       problems.push(...result.problems);
@@ -48,8 +57,13 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
     }
     const brand = result.data;
     const inFile = (pointer: string, message: string): Problem => ({ file: shown, pointer, message });
+    const portal = isRecord(brand) ? portalProblems(brand, options.facts) : [];
+    // Where validate knows the portal's own names (its forms, countries, languages), its sentence says more than the schema's.
+    const said = new Set(portal.filter((p) => p.replacesSchema).map((p) => p.pointer));
     if (!validate(brand)) {
-      for (const error of plainErrors(validate.errors ?? [], schema.data)) problems.push(inFile(error.pointer, error.message));
+      for (const error of plainErrors(validate.errors ?? [], schema.data)) {
+        if (!said.has(error.pointer)) problems.push({ ...inFile(error.pointer, error.message), ...(error.atName ? { atName: true } : {}) });
+      }
     }
     if (!isRecord(brand)) continue;
     problems.push(...schemaRefProblems(brand, file, options.schemaFile).map((m) => inFile('/$schema', m)));
@@ -65,8 +79,9 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
       const message = webhookProblem(brand);
       if (message) problems.push(inFile(webhookUrl, message));
     }
-    for (const { pointer, message } of portalProblems(brand, options.facts)) {
-      if (!problems.some((p) => p.file === shown && p.pointer === pointer)) problems.push(inFile(pointer, message));
+    for (const { pointer, message, warning, atName } of portal) {
+      if (warning) warnings.push({ ...inFile(pointer, message), ...(atName ? { atName } : {}) });
+      else if (!problems.some((p) => p.file === shown && p.pointer === pointer)) problems.push(inFile(pointer, message));
     }
     if (isRecord(brand.theme)) {
       for (const { pointer, message } of themeContrastProblems(brand.theme as Partial<Brand['theme']>)) {
@@ -74,7 +89,7 @@ export function checkBrandFiles(files: readonly string[], options: BrandCheckOpt
       }
     }
   }
-  return problems;
+  return { problems, warnings };
 }
 
 /** A language as people read its code: the code, and its own name from its file (`"de" (Deutsch)`). */
@@ -84,20 +99,24 @@ function languageName(code: string, facts: PortalFacts): string {
   return typeof name === 'string' ? `"${code}" (${name})` : `"${code}"`;
 }
 
+interface PortalProblem {
+  pointer: string;
+  message: string;
+  /** Said instead of the schema's own sentence for the same place. */
+  replacesSchema?: boolean;
+  /** Works, but should change. */
+  warning?: boolean;
+  atName?: boolean;
+}
+
 /**
  * What a brand file names that the portal must have (its form, languages and
  * countries: schemas/), the brand field its form asks for or not, and every
  * text in each of its languages.
  */
-function portalProblems(brand: Record<string, unknown>, facts: PortalFacts): { pointer: string; message: string }[] {
-  const problems: { pointer: string; message: string }[] = [];
-  const { variant } = brand;
-  if (typeof variant === 'string' && !facts.variants.has(variant)) {
-    problems.push({
-      pointer: '/variant',
-      message: `"${variant}" is not a form of this portal; schemas/forms has ${choices(facts.variants.keys())}. Check the spelling, or add schemas/forms/${variant}.schema.json and ${variant}.ui.json (docs/forms-as-data.md).`,
-    });
-  }
+function portalProblems(brand: Record<string, unknown>, facts: PortalFacts): PortalProblem[] {
+  const problems: PortalProblem[] = [...formKeyProblems(brand, facts)];
+  const variant = brandFormName(brand);
   const mode = isRecord(brand.brandField) ? brand.brandField.mode : undefined;
   const use = typeof variant === 'string' ? facts.variants.get(variant) : undefined;
   if (use === 'hidden' && mode !== undefined && mode !== 'fixed') {
@@ -106,19 +125,18 @@ function portalProblems(brand: Record<string, unknown>, facts: PortalFacts): { p
   if (use === 'shown' && mode === 'fixed') {
     problems.push({ pointer: '/brandField/mode', message: `the form "${String(variant)}" asks the customer for the brand, so mode must be "choice" (a dropdown) or "text" (free text).` });
   }
+  const languages = [...facts.languages.keys()];
   const known = (code: unknown, what: string, pointer: string) => {
-    if (typeof code === 'string' && /^[a-z]{2,3}$/.test(code) && !facts.languages.has(code)) {
-      problems.push({ pointer, message: `"${code}" is not a language of this portal; schemas/i18n has ${choices(facts.languages.keys())}. Add schemas/i18n/${code}.json for ${what}, or check the spelling.` });
-    }
+    const message = typeof code === 'string' ? codeProblem(code, languages, LANGUAGE_CODES, what) : undefined;
+    if (message) problems.push({ pointer, message, replacesSchema: true });
   };
   const locales: unknown[] = Array.isArray(brand.locales) ? brand.locales : [...DEFAULT_LOCALES];
   if (Array.isArray(brand.locales)) brand.locales.forEach((code, i) => known(code, "the brand's pages", toPointer(['locales', i])));
   if (isRecord(brand.serviceDesk)) known(brand.serviceDesk.language, "the desk's mail", '/serviceDesk/language');
   if (Array.isArray(brand.countries)) {
     brand.countries.forEach((code, i) => {
-      if (typeof code === 'string' && /^[a-z]{2}$/.test(code) && !facts.countries.has(code)) {
-        problems.push({ pointer: toPointer(['countries', i]), message: `"${code}" is not a country of this portal; schemas/countries.json has ${choices(facts.countries)}. Add it there (with its postal-code pattern), or check the spelling.` });
-      }
+      const message = typeof code === 'string' ? codeProblem(code, [...facts.countries], COUNTRY_CODES, '') : undefined;
+      if (message) problems.push({ pointer: toPointer(['countries', i]), message, replacesSchema: true });
     });
   }
   // Every text a visitor reads, in each language the brand offers.
@@ -133,6 +151,60 @@ function portalProblems(brand: Record<string, unknown>, facts: PortalFacts): { p
   return problems;
 }
 
+/** The key naming the brand's form: "form" (or the former "variant", with a warning), once, naming a form of schemas/forms. */
+function formKeyProblems(brand: Record<string, unknown>, facts: PortalFacts): PortalProblem[] {
+  const hasForm = Object.hasOwn(brand, FORM_KEY);
+  const hasFormer = Object.hasOwn(brand, FORMER_FORM_KEY);
+  if (hasForm && hasFormer) {
+    return [{ pointer: `/${FORMER_FORM_KEY}`, message: `the form is named twice, under "${FORM_KEY}" and under "${FORMER_FORM_KEY}" (its former name). Remove "${FORMER_FORM_KEY}".`, atName: true }];
+  }
+  const key = hasFormer ? FORMER_FORM_KEY : FORM_KEY;
+  const name = brand[key];
+  const problems: PortalProblem[] = [];
+  if (hasFormer) {
+    problems.push({ pointer: `/${key}`, atName: true, warning: true, message: `"${FORMER_FORM_KEY}" is now called "${FORM_KEY}": rename it ("${FORM_KEY}": ${JSON.stringify(name)}). "${FORMER_FORM_KEY}" still works for now.` });
+  }
+  const message = typeof name === 'string' ? formNameProblem(name, [...facts.variants.keys()]) : undefined;
+  if (message) problems.push({ pointer: `/${key}`, message, replacesSchema: true });
+  return problems;
+}
+
+/** Why `name` names no form of schemas/forms (a space, capitals, a misspelling), with the forms there are; undefined when it does. */
+function formNameProblem(name: string, forms: string[]): string | undefined {
+  if (forms.includes(name)) return undefined;
+  const listed = `The forms of this portal (schemas/forms): ${choices(forms)}.`;
+  const trimmed = name.trim();
+  if (trimmed !== name && trimmed !== '') {
+    const spaces = name.startsWith(trimmed) ? 'a space at its end' : name.endsWith(trimmed) ? 'a space at its start' : 'spaces around it';
+    return `"${name}" has ${spaces}: write "${trimmed}"${forms.includes(trimmed) ? '' : ' (and check its spelling)'}. ${listed}`;
+  }
+  const lower = trimmed.toLowerCase();
+  if (lower !== trimmed && forms.includes(lower)) return `"${name}": a form's name is written in lower case: write "${lower}". ${listed}`;
+  const meant = nearestName(trimmed, forms);
+  return (
+    `"${name}" is not a form of this portal; schemas/forms has ${choices(forms)}.${meant ? ` Did you mean "${meant}"?` : ''} ` +
+    `Check the spelling, or add schemas/forms/${name}.schema.json and ${name}.ui.json (docs/forms-as-data.md).`
+  );
+}
+
+/** What a language and a country code look like, and where the portal keeps them. */
+const LANGUAGE_CODES = { shape: /^[a-z]{2,3}$/, what: 'language', rule: 'two lower-case letters of ISO 639-1', home: 'schemas/i18n', add: (code: string, what: string) => `Add schemas/i18n/${code}.json for ${what}` };
+const COUNTRY_CODES = { shape: /^[a-z]{2}$/, what: 'country', rule: 'two lower-case letters of ISO 3166', home: 'schemas/countries.json', add: () => 'Add it there (with its postal-code pattern)' };
+
+/** Why a language or country code names none of the portal's (capitals, spaces, unknown), with the ones it has; undefined when it names one. */
+function codeProblem(code: string, have: string[], kind: typeof LANGUAGE_CODES | typeof COUNTRY_CODES, what: string): string | undefined {
+  if (have.includes(code)) return undefined;
+  const written = code.trim().toLowerCase();
+  const listed = `${kind.home} has ${choices(have)}`;
+  if (written !== code && kind.shape.test(written)) {
+    const how = code.trim() === code ? 'in lower case' : 'without spaces, in lower case';
+    if (have.includes(written)) return `"${code}": a ${kind.what} code is written ${how}: write "${written}". ${listed}.`;
+    return `"${code}": a ${kind.what} code is written ${how} ("${written}"), and "${written}" is not a ${kind.what} of this portal either; ${listed}. ${kind.add(written, what)}, or check the spelling.`;
+  }
+  if (!kind.shape.test(code)) return `"${code}" is not a ${kind.what} code: write the ${kind.rule}; ${listed}.`;
+  return `"${code}" is not a ${kind.what} of this portal; ${listed}. ${kind.add(code, what)}, or check the spelling.`;
+}
+
 /** Where a webhook may not post (core/delivery-url.ts), once the schema has accepted its shape. */
 function webhookProblem(brand: Record<string, unknown>): string | undefined {
   const webhook = isRecord(brand.serviceDesk) && isRecord(brand.serviceDesk.webhook) ? brand.serviceDesk.webhook : undefined;
@@ -145,7 +217,7 @@ function compileBrandSchema(schema: unknown): ValidateFunction | string {
   // verbose: errors carry their schema and data, which the plain sentences quote.
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
   // What editors read (VS Code's wording, snippets); ajv only has to accept them.
-  ajv.addVocabulary(['errorMessage', 'patternErrorMessage', 'defaultSnippets', 'markdownDescription']);
+  ajv.addVocabulary(['errorMessage', 'patternErrorMessage', 'defaultSnippets', 'markdownDescription', 'deprecationMessage']);
   addFormats(ajv);
   try {
     return ajv.compile(schema as object);

@@ -2,9 +2,8 @@
 // native config loader will need the extensions.
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkBrandFiles } from './brand-files.ts';
+import { checkBrandFiles, type BrandFileReport } from './brand-files.ts';
 import { portalFacts } from './portal-facts.ts';
-import type { Problem } from './problem.ts';
 
 /** Where brand files and their schema live, relative to the project root. */
 export const BRAND_LAYOUT = { brandsDir: 'brands', brandSchema: 'schemas/brand.schema.json' } as const;
@@ -16,9 +15,9 @@ export function brandFilesOf(rootDir: string): string[] {
 }
 
 /** The brand checks of npm run validate, on every brand file of the project. */
-export function checkProjectBrands(rootDir: string): Problem[] {
+export function checkProjectBrands(rootDir: string): BrandFileReport {
   const root = resolve(rootDir);
   const files = brandFilesOf(root);
-  if (files.length === 0) return [{ file: BRAND_LAYOUT.brandsDir, pointer: '', message: 'there are no brand files (brands/<id>.json) here.' }];
+  if (files.length === 0) return { problems: [{ file: BRAND_LAYOUT.brandsDir, pointer: '', message: 'there are no brand files (brands/<id>.json) here.' }], warnings: [] };
   return checkBrandFiles(files, { root, schemaFile: join(root, BRAND_LAYOUT.brandSchema), facts: portalFacts(root) });
 }

@@ -6,6 +6,8 @@ import { toPointer } from './problem.ts';
 export interface PlainError {
   pointer: string;
   message: string;
+  /** The mistake is the name at the pointer (an unknown key), not its value. */
+  atName?: boolean;
 }
 
 const LANGUAGES: Record<string, string> = { nl: 'Dutch (nl)', fr: 'French (fr)' };
@@ -27,7 +29,7 @@ const TYPE_SENTENCES: Record<string, string> = {
 export function plainErrors(errors: readonly ErrorObject[], rootSchema: unknown): PlainError[] {
   const defs = isRecord(rootSchema) && isRecord(rootSchema.$defs) ? rootSchema.$defs : {};
   return errors.flatMap((error) => {
-    const plain = plainError(error, defName(error.parentSchema, defs));
+    const plain = plainError(error, defName(error.parentSchema, defs), rootSchema);
     return plain ? [plain] : [];
   });
 }
@@ -45,7 +47,7 @@ function defName(parentSchema: unknown, defs: Record<string, unknown>): string |
   return Object.values(textProperties).includes(parentSchema) ? 'text-value' : undefined;
 }
 
-function plainError(error: ErrorObject, def: string | undefined): PlainError | null {
+function plainError(error: ErrorObject, def: string | undefined, rootSchema: unknown): PlainError | null {
   const { keyword, instancePath, schemaPath, params, data, parentSchema } = error;
   const at = (...more: string[]) => instancePath + toPointer(more);
   const value = typeof data === 'string' ? data : JSON.stringify(data);
@@ -53,10 +55,11 @@ function plainError(error: ErrorObject, def: string | undefined): PlainError | n
     case 'if':
       return null;
     case 'required':
-      return requiredError(instancePath, String(params.missingProperty), schemaPath, def, parentSchema);
+      return requiredError(instancePath, String(params.missingProperty), schemaPath, def, parentSchema, rootSchema);
     case 'additionalProperties':
       return {
         pointer: at(String(params.additionalProperty)),
+        atName: true,
         message: unknownKeySentence(String(params.additionalProperty), def, parentSchema),
       };
     case 'enum':
@@ -97,6 +100,7 @@ function requiredError(
   schemaPath: string,
   def: string | undefined,
   parentSchema: unknown,
+  rootSchema: unknown,
 ): PlainError {
   if (LANGUAGES[missing]) {
     const what = def === 'text' ? 'text' : 'link';
@@ -111,7 +115,8 @@ function requiredError(
       message: 'a dropdown (mode "choice") needs "options": a list of at least two brand names.',
     };
   }
-  const description = describe(missing, parentSchema);
+  // A key required by a condition (the form, unless the file still names it "variant") is described at the top.
+  const description = describe(missing, parentSchema) ?? (instancePath === '' ? describe(missing, rootSchema) : undefined);
   return {
     pointer: instancePath + toPointer([missing]),
     message: `"${missing}" is missing; every brand file needs it.${description ? ` (${description})` : ''}`,
@@ -119,8 +124,9 @@ function requiredError(
 }
 
 function unknownKeySentence(key: string, def: string | undefined, parentSchema: unknown): string {
-  const known = isRecord(parentSchema) && isRecord(parentSchema.properties) ? Object.keys(parentSchema.properties) : [];
-  const knownList = known.filter((k) => k !== '$schema').join(', ');
+  const properties = isRecord(parentSchema) && isRecord(parentSchema.properties) ? parentSchema.properties : {};
+  // A former name (deprecated) still works, but is not what to write.
+  const knownList = Object.keys(properties).filter((k) => k !== '$schema' && !(isRecord(properties[k]) && 'deprecationMessage' in properties[k])).join(', ');
   if (def === 'theme') {
     return `"${key}" is not a colour this file knows. Known colours: ${knownList}. Check the spelling; capitals count.`;
   }

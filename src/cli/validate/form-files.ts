@@ -2,10 +2,12 @@ import { join } from 'node:path';
 import { FIELD_ROLES, SINGLE_ROLES, ADDRESS_LOOKUP_PARTS } from '../../core/field-roles';
 import { formModel, uploadRules, type FormModel } from '../../core/form-model';
 import { assembleFormSchema, sharedFieldName, SHARED_FIELDS_FILE, type FormSchema, type SharedFields } from '../../core/form-schema';
-import { FORM_FIELDS, FORM_WIDGETS, MAX_PHOTOS } from '../../core/form-widgets';
+import { FIELD_OPTIONS, FIELD_UI_KEYS, FORM_FIELDS, FORM_OPTIONS, FORM_UI_KEYS, FORM_WIDGETS, MAX_PHOTOS } from '../../core/form-widgets';
 import { createRepairAjv } from '../../core/keywords/repair-ajv';
+import { PORTAL_KEYS, isPortalKey } from '../../core/portal-keys';
 import { FALLBACK_LOCALE, textAt } from '../../core/texts';
 import { displayPath, isRecord, readJson } from './files';
+import { nearestName } from './nearest';
 import { choices, DATA_LAYOUT, variantFiles, type PortalFacts } from './portal-facts';
 import { toPointer, type Problem } from './problem';
 
@@ -29,7 +31,7 @@ export interface FormCheckData {
  * the photos follow one rule. Returns the variants' models (those that
  * could be assembled) for the checks that follow.
  */
-export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckData): { problems: Problem[]; models: FormModel[] } {
+export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckData): { problems: Problem[]; warnings: Problem[]; models: FormModel[] } {
   const formsDir = join(root, DATA_LAYOUT.formsDir);
   const sharedFile = join(formsDir, SHARED_FIELDS_FILE);
   const sharedRead = readJson(root, sharedFile);
@@ -37,11 +39,14 @@ export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckDa
   const shared: SharedFields = sharedRead.ok && isRecord(sharedRead.data) && isRecord(sharedRead.data.definitions) ? (sharedRead.data as unknown as SharedFields) : { definitions: {} };
   if (sharedRead.ok) problems.push(...referenceProblems(displayPath(root, sharedFile), shared, []));
   const models: FormModel[] = [];
+  const warnings: Problem[] = [];
   for (const variant of variantFiles(root)) {
     const checked = checkVariant(root, formsDir, variant, shared, { facts, postalCodes });
     problems.push(...checked.problems);
+    warnings.push(...checked.warnings);
     if (checked.model) models.push(checked.model);
   }
+  warnings.push(...deskWordProblems(models, facts));
   try {
     uploadRules(models);
   } catch {
@@ -51,10 +56,10 @@ export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckDa
       message: 'the forms give their photos different limits (fileRules). A photo is uploaded before the form is sent, so every form must accept the same photos: give every photo field the same maxBytes and types.',
     });
   }
-  return { problems, models };
+  return { problems, warnings, models };
 }
 
-function checkVariant(root: string, formsDir: string, variant: string, shared: SharedFields, data: FormCheckData): { problems: Problem[]; model?: FormModel } {
+function checkVariant(root: string, formsDir: string, variant: string, shared: SharedFields, data: FormCheckData): { problems: Problem[]; warnings: Problem[]; model?: FormModel } {
   const schemaFile = join(formsDir, `${variant}.schema.json`);
   const uiFile = join(formsDir, `${variant}.ui.json`);
   const shownSchema = displayPath(root, schemaFile);
@@ -64,24 +69,25 @@ function checkVariant(root: string, formsDir: string, variant: string, shared: S
   const problems: Problem[] = [];
   if (!schema.ok) problems.push(...schema.problems);
   if (!ui.ok) {
-    problems.push(...ui.problems.map((p) => (p.message === 'this file is missing.' ? { ...p, message: `this file is missing: the form variant "${variant}" needs its uiSchema beside ${shownSchema}.` } : p)));
+    problems.push(...ui.problems.map((p) => (p.message === 'this file is missing.' ? { ...p, message: `this file is missing: the form "${variant}" needs its uiSchema beside ${shownSchema}.` } : p)));
   }
   if (!schema.ok || !isRecord(schema.data) || !isRecord(schema.data.properties)) {
     if (schema.ok) problems.push({ file: shownSchema, pointer: '/properties', message: 'a form schema lists its fields in "properties": { "<field>": { … } }.' });
-    return { problems };
+    return { problems, warnings: [] };
   }
   const source = schema.data as unknown as FormSchema;
   problems.push(...propertyProblems(shownSchema, source, shared));
   problems.push(...referenceProblems(shownSchema, source, []));
-  if (problems.length > 0) return { problems };
+  if (problems.length > 0) return { problems, warnings: [] };
   const assembled = assembleFormSchema(source, shared, { countries: [...data.facts.countries], languages: [...data.facts.languages.keys()] });
   const compiled = compileProblem(shownSchema, assembled, data.postalCodes);
-  if (compiled) return { problems: [compiled] };
-  if (!ui.ok || !isRecord(ui.data)) return { problems };
+  if (compiled) return { problems: [compiled], warnings: [] };
+  if (!ui.ok || !isRecord(ui.data)) return { problems, warnings: [] };
   const model = formModel(variant, assembled, ui.data);
   problems.push(...uiSchemaProblems(shownUi, shownSchema, ui.data, Object.keys(assembled.properties)));
   problems.push(...modelProblems(shownSchema, shownUi, model, data.facts));
-  return { problems, model };
+  problems.push(...choiceLabelProblems(shownSchema, source, model, data.facts));
+  return { problems, warnings: textRuleWarnings(shownSchema, model), model };
 }
 
 /** Each field: a plain name, a known role (single roles once), a shared definition that exists. */
@@ -91,7 +97,14 @@ function propertyProblems(file: string, schema: FormSchema, shared: SharedFields
   for (const [name, property] of Object.entries(schema.properties)) {
     const at = (...more: string[]) => toPointer(['properties', name, ...more]);
     if (!FIELD_NAME.test(name)) {
-      problems.push({ file, pointer: at(), message: `"${name}" cannot be a field name: use letters, digits and underscores, starting with a letter (e.g. purchase_place).` });
+      problems.push({ file, pointer: at(), atName: true, message: `"${name}" cannot be a field name: use letters, digits and underscores, starting with a letter (e.g. purchase_place).` });
+    } else if (isPortalKey(name)) {
+      problems.push({
+        file,
+        pointer: at(),
+        atName: true,
+        message: `"${name}" is one of the portal's own words (${PORTAL_KEYS.join(', ')}), which the export, the mails and the stored request use beside the form's fields: give the field another name (here, in the uiSchema and in the language files).`,
+      });
     }
     if (!isRecord(property)) continue;
     const ref = property.$ref;
@@ -150,10 +163,24 @@ export function uiSchemaProblems(file: string, schemaFile: string, ui: Record<st
   const unknown = (pointer: string, name: unknown, what: string) =>
     problems.push({ file, pointer, message: `${what} "${String(name)}", which is not a field of ${schemaFile}. Check the spelling, or add the field to the form schema.` });
 
+  const unread = (pointer: string, name: string, what: string, names: readonly string[]) => {
+    const meant = nearestName(name, names);
+    problems.push({ file, pointer, atName: true, message: `"${name}" is not ${what} the portal reads, so it does nothing.${meant ? ` Did you mean "${meant}"?` : ''} The known ones: ${choices(names)}.` });
+  };
   for (const [key, value] of Object.entries(ui)) {
-    if (key.startsWith(UI_PREFIX)) continue;
+    if (key === '$schema') continue;
+    if (key.startsWith(UI_PREFIX)) {
+      if (!(FORM_UI_KEYS as readonly string[]).includes(key)) unread(toPointer([key]), key, 'a key at the top of a uiSchema', FORM_UI_KEYS);
+      continue;
+    }
     if (!known.has(key)) unknown(toPointer([key]), key, 'this sets up a field');
     if (!isRecord(value)) continue;
+    for (const uiKey of Object.keys(value)) {
+      if (!(FIELD_UI_KEYS as readonly string[]).includes(uiKey)) unread(toPointer([key, uiKey]), uiKey, "a field's setting", FIELD_UI_KEYS);
+    }
+    for (const option of isRecord(value['ui:options']) ? Object.keys(value['ui:options']) : []) {
+      if (!(FIELD_OPTIONS as readonly string[]).includes(option)) unread(toPointer([key, 'ui:options', option]), option, "an option of a field", FIELD_OPTIONS);
+    }
     const widget = value['ui:widget'];
     if (widget !== undefined && !(FORM_WIDGETS as readonly unknown[]).includes(widget)) {
       problems.push({ file, pointer: toPointer([key, 'ui:widget']), message: `"${String(widget)}" is not a widget the form has; use ${choices(FORM_WIDGETS)} (or leave "ui:widget" out for a text input).` });
@@ -177,6 +204,9 @@ export function uiSchemaProblems(file: string, schemaFile: string, ui: Record<st
 
   const shown = new Map<string, string>();
   const options = isRecord(ui['ui:options']) ? ui['ui:options'] : {};
+  for (const option of Object.keys(options)) {
+    if (!(FORM_OPTIONS as readonly string[]).includes(option)) unread(toPointer(['ui:options', option]), option, 'an option of a form', FORM_OPTIONS);
+  }
   const sections = Array.isArray(options.sections) ? options.sections : [];
   sections.forEach((section, s) => {
     const fields = isRecord(section) && Array.isArray(section.fields) ? section.fields : [];
@@ -236,4 +266,93 @@ function modelProblems(schemaFile: string, uiFile: string, model: FormModel, fac
     section.fields.forEach((field, f) => Object.hasOwn(schema.properties, field) && label(`fields.${field}`, toPointer(['ui:options', 'sections', s, 'fields', f]), `the field "${field}"`));
   });
   return problems;
+}
+
+/**
+ * Each choice of a select (a field with `enum` that is shown, the country field aside: its names are
+ * `countries.<code>`) has a label in Dutch, which every language falls back to: without one the page,
+ * the desk's mail and the export would show the code itself.
+ */
+function choiceLabelProblems(schemaFile: string, source: FormSchema, model: FormModel, facts: PortalFacts): Problem[] {
+  const dutch = facts.languages.get(FALLBACK_LOCALE);
+  if (!dutch) return [];
+  const problems: Problem[] = [];
+  const dutchFile = `${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json`;
+  for (const [name, property] of Object.entries(model.schema.properties)) {
+    const entry = isRecord(model.uiSchema[name]) ? model.uiSchema[name] : {};
+    if (!Array.isArray(property.enum) || name === model.roles.country || entry['ui:widget'] === 'hidden' || entry['ui:field'] !== undefined) continue;
+    const ownEnum = Array.isArray(source.properties[name]?.enum);
+    property.enum.forEach((value, i) => {
+      const key = `options.${name}.${String(value)}`;
+      if (textAt(dutch, key) !== undefined) return;
+      const elsewhere = [...facts.languages].filter(([code, tree]) => code !== FALLBACK_LOCALE && textAt(tree, key) !== undefined).map(([code]) => code);
+      const lacks = elsewhere.length > 0 ? `has no Dutch label (${elsewhere.join(', ')} ${elsewhere.length === 1 ? 'has one' : 'have one'}; Dutch is what every language falls back to)` : 'has no label';
+      problems.push({
+        file: schemaFile,
+        pointer: toPointer(ownEnum ? ['properties', name, 'enum', i] : ['properties', name]),
+        message: `the choice "${String(value)}" of the field "${name}" ${lacks}: add "options": { "${name}": { "${String(value)}": "…" } } to ${dutchFile} (and to the other languages), or the page, the desk's mail and the export show the code "${String(value)}".`,
+      });
+    });
+  }
+  return problems;
+}
+
+/**
+ * What a text a customer types should say in its schema (core/keywords/text-rules.ts): `plainText`,
+ * so that it holds no invisible or direction-changing characters, and, where it is required, `filled`,
+ * so that blanks count as missing. The form works without them, so these are warnings.
+ */
+function textRuleWarnings(schemaFile: string, { schema }: FormModel): Problem[] {
+  const warnings: Problem[] = [];
+  for (const [name, property] of Object.entries(schema.properties)) {
+    // Typed by a person: not a select's choice, a photo's stored name (a pattern), a constant or a page-only field.
+    const typed = property.type === 'string' && property.enum === undefined && property.pattern === undefined && property.const === undefined && !property.formOnly;
+    if (!typed) continue;
+    const at = toPointer(['properties', name]);
+    if (property.format === undefined && property.plainText === undefined) {
+      warnings.push({
+        file: schemaFile,
+        pointer: at,
+        message: `the text field "${name}" has no "plainText", so a customer can send control, invisible or direction-changing characters in it, and the desk would read something other than what the page showed. Add "plainText": "line" (or "lines" for a text of several lines).`,
+      });
+    }
+    if (schema.required.includes(name) && property.filled !== true) {
+      warnings.push({ file: schemaFile, pointer: at, message: `the required field "${name}" has no "filled": true, so a customer can send it holding only spaces. Add "filled": true.` });
+    }
+  }
+  return warnings;
+}
+
+/**
+ * Names the desk and the export read in words, per form, in Dutch (the fallback): each photo's
+ * attachment name (`mail.desk.photoNames.<target>`) and the form's own (`export.variants.<form>`).
+ * Without them the field's or form's code stands in; a warning, once per missing name.
+ */
+function deskWordProblems(models: readonly FormModel[], facts: PortalFacts): Problem[] {
+  const dutch = facts.languages.get(FALLBACK_LOCALE);
+  if (!dutch) return [];
+  const file = `${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json`;
+  const warnings: Problem[] = [];
+  const named = new Set<string>();
+  for (const model of models) {
+    const uiFile = `${DATA_LAYOUT.formsDir}/${model.variant}.ui.json`;
+    for (const { picker, target } of model.photos) {
+      if (named.has(target) || textAt(dutch, `mail.desk.photoNames.${target}`) !== undefined) continue;
+      named.add(target);
+      warnings.push({
+        file,
+        pointer: '/mail/desk/photoNames',
+        message: `the photo "${picker}" of ${uiFile} (stored in "${target}") has no name for the desk: add "${target}": "…" here (and in the other languages). Until then its attachments are named after the field ("<reference>-${target}"), and mails sent before you add it keep that name.`,
+      });
+    }
+    if (textAt(dutch, `export.variants.${model.variant}`) === undefined) {
+      const column = textAt(dutch, 'export.columns.variant') ?? 'form';
+      warnings.push({
+        file,
+        pointer: '/export/variants',
+        message: `the form "${model.variant}" has no name for the export: add "${model.variant}": "…" here (and in the other languages), or the export's ${column} column shows "${model.variant}".`,
+      });
+    }
+  }
+  return warnings;
 }

@@ -14,11 +14,13 @@ export function leafPaths(value: unknown, prefix: string[] = []): string[][] {
  * The language files, schemas/i18n/<code>.json: each reads as JSON, Dutch
  * (the fallback of every text) is there, and each has its own name. A text
  * Dutch has and another language lacks falls back to Dutch on its pages and
- * in its mails: a warning, listed per text.
+ * in its mails: one warning per language counts them ("de (Deutsch): 5 of
+ * 214 texts translated"), and a note per text names each (shown on request).
  */
-export function checkLanguages(root: string): { problems: Problem[]; warnings: Problem[] } {
+export function checkLanguages(root: string): { problems: Problem[]; warnings: Problem[]; notes: Problem[] } {
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
+  const notes: Problem[] = [];
   const trees = new Map<string, unknown>();
   for (const code of languageFiles(root)) {
     const file = `${DATA_LAYOUT.i18nDir}/${code}.json`;
@@ -34,9 +36,10 @@ export function checkLanguages(root: string): { problems: Problem[]; warnings: P
   if (!fallback) {
     const shown = `${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json`;
     if (!languageFiles(root).includes(FALLBACK_LOCALE)) problems.push({ file: shown, pointer: '', message: 'the Dutch texts are missing: Dutch is the portal\'s default language, and every other language falls back to it.' });
-    return { problems, warnings };
+    return { problems, warnings, notes };
   }
-  const dutch = leafPaths(fallback).map((path) => JSON.stringify(path));
+  // The language's own name and Intl locale are its own, never Dutch's (checked above; the code stands in for the locale).
+  const dutch = textPaths(fallback).filter((key) => !key.startsWith('["language",'));
   for (const [code, tree] of trees) {
     const file = `${DATA_LAYOUT.i18nDir}/${code}.json`;
     const own = isRecord(tree) && isRecord(tree.language) ? tree.language.name : undefined;
@@ -44,17 +47,30 @@ export function checkLanguages(root: string): { problems: Problem[]; warnings: P
       problems.push({ file, pointer: '/language/name', message: `the language's own name is missing (e.g. "Deutsch" for German): the language switch shows it. Add "language": { "name": "…" }.` });
     }
     if (code === FALLBACK_LOCALE) continue;
-    const have = new Set(leafPaths(tree).map((path) => JSON.stringify(path)));
+    const have = new Set(textPaths(tree));
     // A variant's message the language lacks comes from its default table first (core/field-errors.ts).
     const covered = (key: string) => {
       const [section, table, ...rest] = JSON.parse(key) as string[];
       return section === 'validation' && table !== 'default' && have.has(JSON.stringify([section, 'default', ...rest]));
     };
-    // The language's own name and Intl locale are its own, never Dutch's (checked above; the code stands in for the locale).
-    for (const key of dutch.filter((k) => !have.has(k) && !covered(k) && !k.startsWith('["language",'))) {
-      const path = JSON.parse(key) as string[];
-      warnings.push({ file, pointer: toPointer(path), message: `the text "${path.join('.')}" is missing, so the Dutch one is used.` });
-    }
+    const missing = dutch.filter((k) => !have.has(k) && !covered(k)).map((key) => JSON.parse(key) as string[]);
+    if (missing.length === 0) continue;
+    for (const path of missing) notes.push({ file, pointer: toPointer(path), message: `the text "${path.join('.')}" is missing, so the Dutch one is used.` });
+    const named = typeof own === 'string' && own.trim() !== '' ? `${code} (${own})` : code;
+    const which = missing.length <= LISTED_INLINE ? `: ${missing.map((path) => path.join('.')).join(', ')}` : ` (npm run validate -- --fallbacks lists them)`;
+    warnings.push({
+      file,
+      pointer: '',
+      message: `${named}: ${dutch.length - missing.length} of ${dutch.length} texts translated; the other ${missing.length} show in Dutch${which}. Add them to ${file} in the same places as in ${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json.`,
+    });
   }
-  return { problems, warnings };
+  return { problems, warnings, notes };
+}
+
+/** So few missing texts are named in the warning itself. */
+const LISTED_INLINE = 3;
+
+/** A language file's texts, as JSON-encoded key paths; keys starting with $ ($schema, $comment) are for editors. */
+function textPaths(tree: unknown): string[] {
+  return leafPaths(tree).filter((path) => !path[0]?.startsWith('$')).map((path) => JSON.stringify(path));
 }

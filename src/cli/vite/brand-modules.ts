@@ -1,5 +1,6 @@
 import { sep } from 'node:path';
 import type { Plugin } from 'vite';
+import { brandFromFile } from '../../core/brand-file.ts';
 import type { Brand } from '../../core/types.ts';
 import { brandThemeCss } from '../../web/app/brand-theme-css.ts';
 import { checkedBrands } from '../checked-brands.ts';
@@ -63,7 +64,8 @@ export function brandFilesForThePage(brandsDir: string): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!id.startsWith(folder) || !id.endsWith('.json')) return undefined;
-      const brand = JSON.parse(code) as Record<string, unknown>;
+      // Its form under the file's key "form" (or the former "variant"), as the page's Brand calls it: variant.
+      const brand = brandFromFile(JSON.parse(code) as Record<string, unknown>) as unknown as Record<string, unknown>;
       return { code: JSON.stringify(Object.fromEntries(fields.filter((k) => k in brand).map((k) => [k, brand[k]]))), map: null };
     },
   };

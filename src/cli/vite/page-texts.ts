@@ -1,8 +1,8 @@
 import { join, sep } from 'node:path';
 import type { Plugin } from 'vite';
 
-/** Sections of a language file that only the server and the staff commands read: mails, the export's headers, the Intl locale of their dates. */
-const NOT_FOR_THE_PAGE = new Set(['$comment', 'mail', 'export', 'language.intl']);
+/** Sections of a language file that only the server and the staff commands read (mails, the export's headers, the Intl locale of their dates), and what only editors read. */
+const NOT_FOR_THE_PAGE = new Set(['$schema', '$comment', 'mail', 'export', 'language.intl']);
 
 /** A data file without the parts only the server reads (dotted paths, one level deep) and without its comments. */
 function forThePage(value: Record<string, unknown>, prefix = ''): Record<string, unknown> {

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { brandFromFile } from '../../../src/core/brand-file';
 import type { Brand, Locale, Variant } from '../../../src/core/types';
 import fr from '../../../schemas/i18n/fr.json';
 import nl from '../../../schemas/i18n/nl.json';
@@ -14,7 +15,7 @@ export const LOCALES: Locale[] = ['nl', 'fr'];
 export const BRANDS: Brand[] = readdirSync(SPEC_BUILD.brandsDir)
   .filter((f) => f.endsWith('.json'))
   .sort()
-  .map((f) => JSON.parse(readFileSync(join(SPEC_BUILD.brandsDir, f), 'utf8')) as Brand);
+  .map((f) => brandFromFile(JSON.parse(readFileSync(join(SPEC_BUILD.brandsDir, f), 'utf8')) as Record<string, unknown>));
 
 export function brandById(id: string): Brand {
   const brand = BRANDS.find((b) => b.id === id);

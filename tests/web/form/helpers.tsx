@@ -1,6 +1,7 @@
 import { cleanup, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, vi } from 'vitest';
+import { brandFromFile } from '../../../src/core/brand-file';
 import type { Brand, Country, Locale } from '../../../src/core/types';
 import airodesign from '../../fixtures/brands/spec/airodesign.json';
 import fratelli from '../../fixtures/brands/spec/fratelli.json';
@@ -15,12 +16,12 @@ import { loadFormValidation } from '../../../src/web/form/validation';
 await Promise.all([loadFormValidation('simple'), loadFormValidation('extended')]);
 
 export const brands = {
-  airodesign: airodesign as Brand,
-  fratelli: fratelli as Brand,
-  hanant: hanant as Brand,
-  ilve: ilve as Brand,
-  kuppersbusch: kuppersbusch as Brand,
-  teka: teka as Brand,
+  airodesign: brandFromFile(airodesign),
+  fratelli: brandFromFile(fratelli),
+  hanant: brandFromFile(hanant),
+  ilve: brandFromFile(ilve),
+  kuppersbusch: brandFromFile(kuppersbusch),
+  teka: brandFromFile(teka),
 };
 
 export function setMeta(name: string, content: string): void {

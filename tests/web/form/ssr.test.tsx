@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { expect, it } from 'vitest';
-import type { Brand } from '../../../src/core/types';
+import { brandFromFile } from '../../../src/core/brand-file';
 import hanant from '../../fixtures/brands/spec/hanant.json';
 import teka from '../../fixtures/brands/spec/teka.json';
 import { RepairForm } from '../../../src/web/form/repair-form';
@@ -14,10 +14,10 @@ async function renderStatic(node: ReactNode): Promise<string> {
 
 // Prerendered at build time: renders without window, document or sessionStorage.
 it('renders on the server for both variants', async () => {
-  const extended = await renderStatic(<RepairForm brand={teka as Brand} locale="fr" country="be" />);
+  const extended = await renderStatic(<RepairForm brand={brandFromFile(teka)} locale="fr" country="be" />);
   expect(extended).toContain('politique-de-confidentialite');
   expect(extended).not.toContain('checked');
-  const simple = await renderStatic(<RepairForm brand={hanant as Brand} locale="nl" country="nl" />);
+  const simple = await renderStatic(<RepairForm brand={brandFromFile(hanant)} locale="nl" country="nl" />);
   expect(simple).toContain('Senza Nome');
   expect(simple).toContain('Verzenden');
 });
