@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
+import { SPEC_DATA_ENV } from './tests/support/data-folders.ts';
+import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
 
 /**
  * Browser suites (tests/e2e/*.spec.ts): real Chromium against the real
@@ -9,12 +10,14 @@ import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
  * alone serves the build of brands/ (shipped-build.ts).
  */
 export default defineConfig({
-  plugins: [noShippedBrandImports()],
+  plugins: [noShippedDataImports()],
   test: {
     include: ['tests/e2e/**/*.spec.ts'],
     environment: 'node',
     globalSetup: ['tests/e2e/support/global-setup.ts', 'tests/e2e/support/shipped-build.ts'],
-    setupFiles: ['tests/support/no-shipped-brands.setup.ts'],
+    setupFiles: ['tests/support/no-shipped-data.setup.ts'],
+    // What the suites' servers and commands read unless a test says otherwise: the spec's brands and data.
+    env: { ...SPEC_DATA_ENV },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: 2,

@@ -6,7 +6,7 @@
  * photos, mailed to the desk (a real SMTP server) and sent by webhook (a real
  * receiver), and the staff's commands show, export and erase them.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -17,7 +17,7 @@ import { addBrandLike, addGermanFor, addGermanyFor, addOutdoorForm, addPurchaseP
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { selfSignedCert } from '../support/tls-cert';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { SPEC_BRANDS_DIR } from '../support/brand-folders';
+import { installSpecData } from '../support/data-folders';
 import { extendedRequest, jpegWithGps, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from './helpers';
 
 let root: string;
@@ -28,8 +28,7 @@ let tls: ReturnType<typeof selfSignedCert>;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'forms-as-data-'));
-  cpSync(join(import.meta.dirname, '../../schemas'), join(root, 'schemas'), { recursive: true });
-  cpSync(SPEC_BRANDS_DIR, join(root, 'brands'), { recursive: true });
+  installSpecData(root);
   tls = selfSignedCert();
   smtp = await startSmtpSink();
   const secret = newWebhookSecret();

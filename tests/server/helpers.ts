@@ -8,7 +8,7 @@ import { loadConfig, type ServerConfig } from '../../src/server/config';
 import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 import { makeWebRoot } from '../support/web-root';
 import { backendEnv } from '../support/backend';
-import { SPEC_BRANDS_DIR } from '../support/brand-folders';
+import { SPEC_DATA_ENV } from '../support/data-folders';
 import { simpleRequest } from '../fixtures/requests';
 import { freePort } from '../support/free-port';
 
@@ -26,13 +26,13 @@ export interface TestServer {
 
 export { makeWebRoot, SHELL_HTML } from '../support/web-root';
 
-/** The server's config for a fresh temp folder; rate limits high unless `env` says otherwise. */
+/** The server's config for a fresh temp folder, serving the spec's brands and data; rate limits high unless `env` says otherwise. */
 export function testConfig(root: string, env: Record<string, string> = {}, webFiles: Record<string, string> = {}): ServerConfig {
   const webRoot = makeWebRoot(join(root, 'web'), webFiles);
   return loadConfig({
     DATA_DIR: join(root, 'data'),
     WEB_ROOT: webRoot,
-    BRANDS_DIR: SPEC_BRANDS_DIR,
+    ...SPEC_DATA_ENV,
     RATE_LIMIT_UPLOADS: '100000',
     RATE_LIMIT_SUBMITS: '100000',
     RATE_LIMIT_FORM_POSTS: '100000',

@@ -6,7 +6,7 @@ import { FORM_FIELDS, FORM_WIDGETS, MAX_PHOTOS } from '../../core/form-widgets';
 import { createRepairAjv } from '../../core/keywords/repair-ajv';
 import { FALLBACK_LOCALE, textAt } from '../../core/texts';
 import { displayPath, isRecord, readJson } from './files';
-import { choices, DATA_LAYOUT, variantFiles, type PortalFacts } from './portal-facts';
+import { choices, DATA_LAYOUT, projectSchemasDir, variantFiles, type PortalFacts } from './portal-facts';
 import { toPointer, type Problem } from './problem';
 
 const UI_PREFIX = 'ui:';
@@ -18,6 +18,8 @@ export interface FormCheckData {
   facts: PortalFacts;
   /** Each country's postal-code pattern (the postalCode keyword). */
   postalCodes: Record<string, string>;
+  /** Where forms/ is: the project's schemas/ unless SCHEMAS_DIR names another. */
+  schemasDir?: string;
 }
 
 /**
@@ -29,15 +31,15 @@ export interface FormCheckData {
  * the photos follow one rule. Returns the variants' models (those that
  * could be assembled) for the checks that follow.
  */
-export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckData): { problems: Problem[]; models: FormModel[] } {
-  const formsDir = join(root, DATA_LAYOUT.formsDir);
+export function checkFormFiles(root: string, { facts, postalCodes, schemasDir = projectSchemasDir(root) }: FormCheckData): { problems: Problem[]; models: FormModel[] } {
+  const formsDir = join(schemasDir, 'forms');
   const sharedFile = join(formsDir, SHARED_FIELDS_FILE);
   const sharedRead = readJson(root, sharedFile);
   const problems: Problem[] = sharedRead.ok ? [] : sharedRead.problems.map((p) => ({ ...p, message: `${p.message} The forms take their shared fields from it.` }));
   const shared: SharedFields = sharedRead.ok && isRecord(sharedRead.data) && isRecord(sharedRead.data.definitions) ? (sharedRead.data as unknown as SharedFields) : { definitions: {} };
   if (sharedRead.ok) problems.push(...referenceProblems(displayPath(root, sharedFile), shared, []));
   const models: FormModel[] = [];
-  for (const variant of variantFiles(root)) {
+  for (const variant of variantFiles(root, schemasDir)) {
     const checked = checkVariant(root, formsDir, variant, shared, { facts, postalCodes });
     problems.push(...checked.problems);
     if (checked.model) models.push(checked.model);
@@ -46,7 +48,7 @@ export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckDa
     uploadRules(models);
   } catch {
     problems.push({
-      file: DATA_LAYOUT.formsDir,
+      file: displayPath(root, formsDir),
       pointer: '',
       message: 'the forms give their photos different limits (fileRules). A photo is uploaded before the form is sent, so every form must accept the same photos: give every photo field the same maxBytes and types.',
     });

@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
 import { postalCodePatterns, indexCountries, type CountryFile } from '../../core/countries';
 import { BRAND_LAYOUT, brandFilesOf, checkProjectBrands } from './brand-project';
-import { isRecord, readJson } from './files';
+import { displayPath, isRecord, readJson } from './files';
 import { checkFormFiles } from './form-files';
-import { checkCountries, DATA_LAYOUT, portalFacts } from './portal-facts';
+import { checkCountries, DATA_LAYOUT, portalFacts, projectSchemasDir } from './portal-facts';
 import type { Problem } from './problem';
 import { checkLanguages } from './translations';
 
@@ -20,23 +20,31 @@ export interface ProjectReport {
   languages: string[];
 }
 
-/** Every check of `npm run validate`, on the project at rootDir. */
-export function validateProject(rootDir: string): ProjectReport {
+/** Where the checked data lives when not in the project's own brands/ and schemas/ (BRANDS_DIR, SCHEMAS_DIR). */
+export interface DataFolders {
+  brandsDir?: string;
+  schemasDir?: string;
+}
+
+/** Every check of `npm run validate`, on the project at rootDir (its brands/ and schemas/, or the folders given). */
+export function validateProject(rootDir: string, folders: DataFolders = {}): ProjectReport {
   const root = resolve(rootDir);
-  const facts = portalFacts(root);
-  const countryFile = readJson(root, join(root, DATA_LAYOUT.countries));
+  const schemasDir = folders.schemasDir ?? projectSchemasDir(root);
+  const facts = portalFacts(root, schemasDir);
+  const countryFile = readJson(root, join(schemasDir, 'countries.json'));
   const postalCodes = countryFile.ok && isRecord(countryFile.data) && isRecord(countryFile.data.countries) ? safePatterns(countryFile.data as unknown as CountryFile) : {};
-  const languages = checkLanguages(root);
-  const forms = checkFormFiles(root, { facts, postalCodes });
-  const brands = brandFilesOf(root).map((file) => readJson(root, file));
+  const languages = checkLanguages(root, schemasDir);
+  const forms = checkFormFiles(root, { facts, postalCodes, schemasDir });
+  const brandFiles = brandFilesOf(root, folders.brandsDir);
+  const brands = brandFiles.map((file) => readJson(root, file));
   const used = new Set(brands.flatMap((read) => (read.ok && isRecord(read.data) && typeof read.data.variant === 'string' ? [read.data.variant] : [])));
   const unused: Problem[] = [...facts.variants.keys()]
     .filter((variant) => !used.has(variant))
-    .map((variant) => ({ file: `${DATA_LAYOUT.formsDir}/${variant}.schema.json`, pointer: '', message: `no brand uses the form "${variant}" (a brand chooses it with "variant": "${variant}").` }));
+    .map((variant) => ({ file: displayPath(root, join(schemasDir, 'forms', `${variant}.schema.json`)), pointer: '', message: `no brand uses the form "${variant}" (a brand chooses it with "variant": "${variant}").` }));
   return {
-    problems: [...checkProjectBrands(root), ...checkCountries(root), ...languages.problems, ...forms.problems],
+    problems: [...checkProjectBrands(root, folders), ...checkCountries(root, schemasDir), ...languages.problems, ...forms.problems],
     warnings: [...languages.warnings, ...unused],
-    brandCount: brandFilesOf(root).length,
+    brandCount: brandFiles.length,
     variants: [...facts.variants.keys()],
     languages: [...facts.languages.keys()],
   };
