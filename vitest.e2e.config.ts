@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { SPEC_DATA_ENV } from './tests/support/data-folders.ts';
 import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
 
 /**
@@ -16,8 +15,6 @@ export default defineConfig({
     environment: 'node',
     globalSetup: ['tests/e2e/support/global-setup.ts', 'tests/e2e/support/shipped-build.ts'],
     setupFiles: ['tests/support/no-shipped-data.setup.ts'],
-    // What the suites' servers and commands read unless a test says otherwise: the spec's brands and data.
-    env: { ...SPEC_DATA_ENV },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: 2,

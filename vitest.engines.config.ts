@@ -1,6 +1,5 @@
 import { defineConfig } from 'vitest/config';
 import { ENGINE_NAMES } from './tests/engines/support/driver.ts';
-import { SPEC_DATA_ENV } from './tests/support/data-folders.ts';
 import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
 
 /**
@@ -18,8 +17,6 @@ export default defineConfig({
     // A build of the spec's brands, as the browser suite tests.
     globalSetup: ['tests/e2e/support/global-setup.ts'],
     setupFiles: ['tests/support/no-shipped-data.setup.ts'],
-    // What the suites' servers and commands read unless a test says otherwise: the spec's brands and data.
-    env: { ...SPEC_DATA_ENV },
     testTimeout: 60_000,
     // A stock browser's WebDriver session can stall once in a long run (seen once in 162 WebKit
     // journeys, before the file chooser was kept shut); a journey that fails twice is a failure.

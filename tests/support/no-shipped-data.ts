@@ -15,7 +15,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { BRAND_SCHEMA_FILE, SHIPPED_BRANDS_DIR, SHIPPED_SCHEMAS_DIR } from './data-folders';
+import { BRAND_SCHEMA_FILE, SHIPPED_BRANDS_DIR, SHIPPED_SCHEMAS_DIR } from './data-folders.ts';
 
 const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(dir + sep);
 const isShippedData = (path: string): boolean => path !== BRAND_SCHEMA_FILE && (inside(path, SHIPPED_BRANDS_DIR) || inside(path, SHIPPED_SCHEMAS_DIR));

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { FIELD_ROLES, SINGLE_ROLES, ADDRESS_LOOKUP_PARTS } from '../../core/field-roles';
-import { formModel, uploadRules, type FormModel } from '../../core/form-model';
-import { assembleFormSchema, sharedFieldName, SHARED_FIELDS_FILE, type FormSchema, type SharedFields } from '../../core/form-schema';
-import { FORM_FIELDS, FORM_WIDGETS, MAX_PHOTOS } from '../../core/form-widgets';
-import { createRepairAjv } from '../../core/keywords/repair-ajv';
-import { FALLBACK_LOCALE, textAt } from '../../core/texts';
-import { displayPath, isRecord, readJson } from './files';
-import { choices, DATA_LAYOUT, projectSchemasDir, variantFiles, type PortalFacts } from './portal-facts';
-import { toPointer, type Problem } from './problem';
+import { FIELD_ROLES, SINGLE_ROLES, ADDRESS_LOOKUP_PARTS } from '../../core/field-roles.ts';
+import { formModel, uploadRules, type FormModel } from '../../core/form-model.ts';
+import { assembleFormSchema, sharedFieldName, SHARED_FIELDS_FILE, type FormSchema, type SharedFields } from '../../core/form-schema.ts';
+import { FORM_FIELDS, FORM_WIDGETS, MAX_PHOTOS } from '../../core/form-widgets.ts';
+import { createRepairAjv } from '../../core/keywords/repair-ajv.ts';
+import { FALLBACK_LOCALE, textAt } from '../../core/texts.ts';
+import { displayPath, isRecord, readJson } from './files.ts';
+import { choices, DATA_LAYOUT, projectSchemasDir, variantFiles, type PortalFacts } from './portal-facts.ts';
+import { toPointer, type Problem } from './problem.ts';
 
 const UI_PREFIX = 'ui:';
 /** Field names become control names, CSS classes and the log's keys: letters, digits and underscores only. */

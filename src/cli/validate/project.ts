@@ -1,11 +1,11 @@
 import { join, resolve } from 'node:path';
-import { postalCodePatterns, indexCountries, type CountryFile } from '../../core/countries';
-import { BRAND_LAYOUT, brandFilesOf, checkProjectBrands } from './brand-project';
-import { displayPath, isRecord, readJson } from './files';
-import { checkFormFiles } from './form-files';
-import { checkCountries, DATA_LAYOUT, portalFacts, projectSchemasDir } from './portal-facts';
-import type { Problem } from './problem';
-import { checkLanguages } from './translations';
+import { postalCodePatterns, indexCountries, type CountryFile } from '../../core/countries.ts';
+import { BRAND_LAYOUT, brandFilesOf, checkProjectBrands } from './brand-project.ts';
+import { displayPath, isRecord, readJson } from './files.ts';
+import { checkFormFiles } from './form-files.ts';
+import { checkCountries, DATA_LAYOUT, portalFacts, projectSchemasDir } from './portal-facts.ts';
+import type { Problem } from './problem.ts';
+import { checkLanguages } from './translations.ts';
 
 /** Where the checked files live, relative to the project root. */
 export const PROJECT_LAYOUT = { ...BRAND_LAYOUT, ...DATA_LAYOUT } as const;

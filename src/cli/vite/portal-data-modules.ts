@@ -19,6 +19,13 @@ export const DATA_MODULES = {
   form: 'virtual:portal-form/',
 } as const;
 
+/**
+ * What a precompiled validator imports of ajv at run time (maxLength counts characters, enum compares):
+ * pre-bundled when `npm run dev` starts, as Vite cannot find imports of modules made by a plugin before
+ * they are loaded (it would bundle them on the first page load, and reload the page).
+ */
+const AJV_RUNTIME = ['ajv/dist/runtime/ucs2length.js', 'ajv/dist/runtime/equal.js', 'ajv/dist/runtime/uri.js'];
+
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 /**
@@ -31,6 +38,7 @@ export function portalDataModules(root: string, folders: DataFolders): Plugin {
   const owned = (id: string) => ids.has(id) || id.startsWith(DATA_MODULES.form);
   return {
     name: 'repair-portal:data-modules',
+    config: () => ({ optimizeDeps: { include: AJV_RUNTIME } }),
     resolveId: (source) => (owned(source) ? `\0${source}` : undefined),
     load(id) {
       if (!id.startsWith('\0') || !owned(id.slice(1))) return undefined;

@@ -24,10 +24,11 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts `npm <args>` in dir as its own process group, collecting what it prints. */
+/** Starts `npm <args>` in dir as its own process group, collecting what it prints; the copy's own brands/ and schemas/ unless `env` says otherwise. */
 export function runNpm(dir: string, args: string[], env: Record<string, string> = {}): Running {
   let output = '';
-  const child = spawn('npm', args, { cwd: dir, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { BRANDS_DIR: _brands, SCHEMAS_DIR: _schemas, ...inherited } = process.env;
+  const child = spawn('npm', args, { cwd: dir, env: { ...inherited, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   return {
