@@ -12,6 +12,7 @@
  */
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { brandLocales } from '../../src/core/locale';
 import { sampleRequest } from '../support/sample-request';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { photo } from './support/fixtures';
@@ -65,10 +66,12 @@ describe('the shipped brands and data', () => {
   it.each(brands.map((shipped) => [shipped.brand.id, shipped] as const))(
     '%s: a request made from its form, photos included, is accepted and reaches the desk with every photo',
     async (_id, { brand, form }) => {
-      const locale = brand.locales?.[0] ?? 'nl';
+      // The brand's last language and country: the newest, where one was added.
+      const locale = brandLocales(brand).at(-1)!;
+      const country = brand.countries.at(-1)!;
       const email = `shipped-${brand.id}@example.com`;
       const photos = await Promise.all(form.photos.map(() => uploaded()));
-      const body = sampleRequest(form, inject('shippedRules'), { brand, locale, country: brand.countries[0], photos, email });
+      const body = sampleRequest(form, inject('shippedRules'), { brand, locale, country, photos, email });
       const response = await fetch(`${portal.baseUrl}/api/forms/${brand.id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': crypto.randomUUID(), 'x-portal-locale': locale },

@@ -9,7 +9,7 @@ import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 import { makeWebRoot } from '../support/web-root';
 import { backendEnv } from '../support/backend';
 import { SPEC_DATA_ENV } from '../support/data-folders';
-import { simpleRequest } from '../fixtures/requests';
+import { extendedRequest, simpleRequest } from '../fixtures/requests';
 import { freePort } from '../support/free-port';
 
 export interface TestServer {
@@ -118,21 +118,8 @@ export async function uploadedName(url: string, bytes: Buffer, name?: string, ty
   return ((await res.json()) as { filename: string }).filename;
 }
 
-export { simpleRequest };
+export { extendedRequest, simpleRequest };
 export { brandsWith } from '../support/brands-with';
-
-export function extendedRequest(image1: string, image2: string, language = 'fr'): Record<string, unknown> {
-  return {
-    ...simpleRequest(image1, image2),
-    country: 'be',
-    postal_code: '1000',
-    brand: 'Teka',
-    install_date: '2024-04-01',
-    notification: 'dealer@example.com',
-    language,
-    isAkkoord: true,
-  };
-}
 
 export function submit(url: string, brand: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${url}/api/forms/${brand}`, {

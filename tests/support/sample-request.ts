@@ -21,14 +21,16 @@ export interface SampleOptions {
   locale: Locale;
   /** The page's country (role country): one of the brand's. */
   country: Country;
-  /** The stored names of the photos, in the form's photo order (model.photos); a form with fewer takes the first. */
+  /** The stored names of the photos, in the form's photo order (model.photos), as given (even one the rules refuse); a form with fewer takes the first. */
   photos?: readonly string[];
   /** The customer's address (role customer-email). */
   email?: string;
-  /** Optional fields left out (default: every field gets a value). */
+  /** Optional fields left out, but for those `answers` fills (default: every field gets a value). */
   requiredOnly?: boolean;
-  /** Values that win over the made ones (a test's own point); `undefined` leaves a field out. */
-  values?: Readonly<Record<string, unknown>>;
+  /** A person's own answers, tried first for the fields the form has (a form without the field ignores it). */
+  answers?: Readonly<Record<string, unknown>>;
+  /** The names of the files chosen for the photos, in the form's photo order (sampleFormData). */
+  chosen?: readonly string[];
 }
 
 const SEED = 20240301;
@@ -41,6 +43,11 @@ type Made = SampleOptions & { postalCodes?: Record<string, string> };
 
 /** Values that a field of this shape may hold, likeliest first: the first that the form's rules accept is used. */
 function candidates(name: string, property: PropertySchema, model: FormModel, options: Made): unknown[] {
+  const made = madeValues(name, property, model, options);
+  return options.answers && Object.hasOwn(options.answers, name) ? [options.answers[name], ...made] : made;
+}
+
+function madeValues(name: string, property: PropertySchema, model: FormModel, options: Made): unknown[] {
   const role = property.role;
   if (role === 'customer-email') return [options.email ?? 'klant@example.com'];
   if (role === 'dealer-email') return ['dealer@example.com'];
@@ -110,7 +117,12 @@ function fieldsIn(issues: readonly { instancePath: string; params: Record<string
 export function sampleRequest(model: FormModel, rules: RuleData, options: SampleOptions): RepairRequest {
   const made: Made = { ...options, postalCodes: { ...rules.postalCodes } };
   const required = new Set(model.schema.required);
-  const fields = model.requestFields.filter((name) => !options.requiredOnly || required.has(name) || model.photos.some((p) => p.target === name));
+  const answered = (name: string) => options.answers !== undefined && Object.hasOwn(options.answers, name);
+  // What the page sends whatever the customer filled: the language, and a brand the brand file fixes (shapeRequest).
+  const pageFilled = new Set([model.roles.language, options.brand.brandField.mode === 'fixed' ? model.roles.brand : undefined]);
+  const fields = model.requestFields.filter(
+    (name) => !options.requiredOnly || required.has(name) || answered(name) || pageFilled.has(name) || model.photos.some((p) => p.target === name),
+  );
   const choices = new Map(fields.map((name) => [name, candidates(name, model.schema.properties[name], model, made)]));
   const tried = new Map(fields.map((name) => [name, 0]));
   const validate = validatorOf(model, rules);
@@ -120,13 +132,11 @@ export function sampleRequest(model: FormModel, rules: RuleData, options: Sample
       const value = choices.get(name)![tried.get(name)!];
       if (value !== undefined) body[name] = value;
     }
-    for (const [name, value] of Object.entries(options.values ?? {})) {
-      if (value === undefined) delete body[name];
-      else body[name] = value;
-    }
-    const issues = [...(validate(body) ? [] : (validate.errors ?? [])), ...requestBrandIssues(options.brand, model, body)];
+    // The photo names given are the caller's to choose (a test may send a name the server never stored, or none).
+    const given = new Set(model.photos.filter((_p, i) => options.photos?.[i] !== undefined).map((p) => p.target));
+    const issues = [...(validate(body) ? [] : (validate.errors ?? [])), ...requestBrandIssues(options.brand, model, body)].filter((issue) => ![...fieldsIn([issue])].some((name) => given.has(name)));
     if (issues.length === 0) return body;
-    const wrong = [...fieldsIn(issues)].filter((name) => tried.has(name) && !Object.hasOwn(options.values ?? {}, name));
+    const wrong = [...fieldsIn(issues)].filter((name) => tried.has(name));
     const next = wrong.filter((name) => tried.get(name)! + 1 < choices.get(name)!.length);
     if (next.length === 0) {
       throw new Error(`sampleRequest: no value made for the ${model.variant} form is accepted: ${JSON.stringify(issues.map((i) => [i.instancePath, i.keyword, i.params]))}`);
@@ -135,15 +145,19 @@ export function sampleRequest(model: FormModel, rules: RuleData, options: Sample
   }
 }
 
-/** What a photo picker holds once a photo is chosen (the page's FileFacts), of the first type the picker takes. */
+/** What a photo picker holds once a photo is chosen (the page's FileFacts): a type the picker takes, the one the name says if it can. */
 export function chosenPhoto(model: FormModel, picker: string, name = 'foto.jpg'): { name: string; size: number; type: string } {
   const types = (model.schema.properties[picker]?.fileRules as { types?: string[] } | undefined)?.types ?? ['image/jpeg'];
-  return { name, size: 1000, type: types[0] };
+  const named = types.find((type) => name.toLowerCase().endsWith(`.${type.split('/')[1]}`));
+  return { name, size: 1000, type: named ?? types[0] };
 }
 
-/** The form's data as the page holds it for that request: the request, and each photo's picker filled. */
+/** The form's data as the page holds it for that request: each photo's picker filled, without the brand a brand file fixes (the page adds it when sending). */
 export function sampleFormData(model: FormModel, rules: RuleData, options: SampleOptions): RepairFormData {
-  const request = sampleRequest(model, rules, options);
-  const pickers = Object.fromEntries(model.photos.filter((p) => request[p.target] !== undefined).map((p) => [p.picker, chosenPhoto(model, p.picker)]));
+  const request: Record<string, unknown> = { ...sampleRequest(model, rules, options) };
+  if (options.brand.brandField.mode === 'fixed' && model.roles.brand !== undefined) delete request[model.roles.brand];
+  const pickers = Object.fromEntries(
+    model.photos.flatMap((p, i) => (request[p.target] === undefined ? [] : [[p.picker, chosenPhoto(model, p.picker, options.chosen?.[i] ?? `foto-${i + 1}.jpg`)]])),
+  );
   return { ...request, ...pickers };
 }
