@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port';
-import { launchChromium, openPage } from './support/browser';
+import { launchChromium, openPage, reloadPage } from './support/browser';
 import { copyWholeProject, runNpm, waitForUrl, type Running } from './support/project-copy';
 
 describe('npm run dev follows the forms, texts and countries', () => {
@@ -48,17 +48,6 @@ describe('npm run dev follows the forms, texts and countries', () => {
     return Date.now() - saved;
   }
 
-  /** Reloads as a person presses F5 (Vite may be reloading the page itself, which Chromium refuses to overlap). */
-  async function reloadPage(): Promise<void> {
-    try {
-      await page.reload();
-    } catch (error) {
-      if (!/Not attached to an active page/.test(String(error))) throw error;
-      await page.waitForLoadState('load');
-      await page.reload();
-    }
-  }
-
   const mistakes: [what: string, name: string, broken: (text: string) => string, message: string][] = [
     ['a form file that is not JSON', 'forms/simple.ui.json', (text) => text.replace('"ui:options": {', '"ui:options": {,'), 'schemas/forms/simple.ui.json line'],
     ['a widget the form does not have', 'forms/simple.ui.json', (text) => text.replace('"ui:widget": "textarea"', '"ui:widget": "richtext"'),
@@ -76,7 +65,7 @@ describe('npm run dev follows the forms, texts and countries', () => {
     expect(changed).not.toBe(original);
     try {
       expect(await breakAndRead(file(name), changed, message)).toBeLessThan(2000);
-      await reloadPage();
+      await reloadPage(page);
       await expect.poll(overlayText, { timeout: 30_000 }).toContain(message);
     } finally {
       writeFileSync(file(name), original);

@@ -120,6 +120,16 @@ export function validRequest(brand: Brand, email: string, { locale = 'nl', count
   return sampleRequest(form(brand.variant), portal.rules, { brand, locale, country, email, photos, requiredOnly: true, answers: CUSTOMER });
 }
 
+/** The steps of filling the form for a valid request, in form order: each shown field with its control and value (photos apart). */
+export function validSteps(brand: Brand, email: string, page: { locale?: Locale; country?: string } = {}): { name: string; control: Exclude<Control, 'photo' | 'none'>; value: unknown }[] {
+  const model = form(brand.variant);
+  const request = validRequest(brand, email, page);
+  return model.fieldOrder.flatMap((name) => {
+    const control = controlOf(model, brand, name);
+    return request[name] === undefined || control === 'none' || control === 'photo' ? [] : [{ name, control, value: request[name] }];
+  });
+}
+
 /** What a customer types into the form's text inputs for a valid request (the selects, terms and photos apart). */
 export function validValues(brand: Brand, email: string, page: { locale?: Locale; country?: string } = {}): Record<string, string> {
   const model = form(brand.variant);

@@ -3,7 +3,7 @@ import type { Page, Route } from 'playwright-core';
 import type { PhotoField } from '../../../src/core/form-model';
 import type { Brand, Locale } from '../../../src/core/types';
 import { form } from '../../support/portal-data';
-import { controlOf, photoFiles, validRequest, type PhotoFile } from './fixtures';
+import { photoFiles, validSteps, type PhotoFile } from './fixtures';
 
 export const field = (name: string) => `#root_${name}`;
 export const fieldError = (name: string) => `#root_${name}__error`;
@@ -55,16 +55,12 @@ export function pageRoute(page: Page): { locale: Locale; country: string } {
  * ticked), then every photo (the files in turn). Returns the photos' stored names, in form order.
  */
 export async function fillValidForm(page: Page, brand: Brand, email: string, files?: PhotoFile[]): Promise<string[]> {
-  const model = form(brand.variant);
-  const request = validRequest(brand, email, pageRoute(page));
-  for (const name of model.fieldOrder) {
-    const value = request[name];
-    const control = controlOf(model, brand, name);
-    if (value === undefined || control === 'none' || control === 'photo') continue;
+  for (const { name, control, value } of validSteps(brand, email, pageRoute(page))) {
     if (control === 'text') await page.fill(field(name), String(value));
     else if (control === 'select') await page.selectOption(field(name), String(value));
     else if (value === true) await page.check(field(name));
   }
+  const model = form(brand.variant);
   const chosen = files ?? (await photoFiles());
   const names: string[] = [];
   for (const [i, photo] of model.photos.entries()) names.push(await uploadPhoto(page, photo, chosen[i % chosen.length]));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PhotoField } from '../../../src/core/form-model';
 import type { Brand, Locale } from '../../../src/core/types';
-import { controlOf, photoFiles, validRequest } from '../../e2e/support/fixtures';
+import { photoFiles, validSteps } from '../../e2e/support/fixtures';
 import { form } from '../../support/portal-data';
 import { SUBMIT, field } from '../../e2e/support/form-page';
 import { boxOf } from './dom-reads';
@@ -62,16 +62,12 @@ export async function uploadPhoto(page: Driver, photo: PhotoField, path: string)
  * Returns the photos' stored names, in form order.
  */
 export async function fillValidForm(page: Driver, brand: Brand, email: string, photos: TestFiles, route: { locale: Locale; country: string }): Promise<string[]> {
-  const model = form(brand.variant);
-  const request = validRequest(brand, email, route);
-  for (const name of model.fieldOrder) {
-    const value = request[name];
-    const control = controlOf(model, brand, name);
-    if (value === undefined || control === 'none' || control === 'photo') continue;
+  for (const { name, control, value } of validSteps(brand, email, route)) {
     if (control === 'text') await page.fill(field(name), String(value));
     else if (control === 'select') await page.selectOption(field(name), String(value));
     else if (value === true) await page.click(field(name));
   }
+  const model = form(brand.variant);
   const files = [photos.jpeg, photos.png];
   const names: string[] = [];
   for (const [i, photo] of model.photos.entries()) names.push(await uploadPhoto(page, photo, files[i % files.length]));
