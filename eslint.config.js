@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const restrict = (patterns, message) => ['error', { patterns: [{ group: patterns, message }] }];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/web/form/generated/**', 'data/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: { '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },

@@ -2,9 +2,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type UserConfig } from 'vite';
-import { brandCheckOverlay } from './src/cli/vite/brand-check-overlay.ts';
+import { dataCheckOverlay } from './src/cli/vite/data-check-overlay.ts';
 import { brandFilesForThePage, brandRoutes, brandThemes } from './src/cli/vite/brand-modules.ts';
-import { pageTexts } from './src/cli/vite/page-texts.ts';
+import { portalDataModules } from './src/cli/vite/portal-data-modules.ts';
 import { rjsfSameDocumentUri } from './src/cli/vite/same-document-uri.ts';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
@@ -12,31 +12,35 @@ const root = fileURLToPath(new URL('./', import.meta.url));
 export interface PortalBuild {
   /** The folder of brand files (<id>.json, assets/) the pages are made from. */
   brandsDir: string;
+  /** The folder of forms, languages and countries (forms/, i18n/, countries.json) the pages are made from. */
+  schemasDir: string;
   /** Where the build goes (the SSR build into its ssr/ folder). */
   webRoot: string;
 }
 
 /**
- * BRANDS_DIR and WEB_ROOT from the environment, as the server reads them
- * (relative to the project folder): `npm run build` makes the pages of the
- * brands the server will serve, where it will serve them from. (npm start
- * hands .env's on to the build it runs; prerender.ts and compress-assets.ts
- * read WEB_ROOT too.)
+ * BRANDS_DIR, SCHEMAS_DIR and WEB_ROOT from the environment, as the server
+ * reads them (relative to the project folder): `npm run build` makes the pages
+ * of the brands and forms the server will serve, where it will serve them
+ * from. (npm start hands .env's on to the build it runs; prerender.ts and
+ * compress-assets.ts read WEB_ROOT too.)
  */
 export const portalBuildOf = (env: NodeJS.ProcessEnv): PortalBuild => ({
   brandsDir: resolve(root, env.BRANDS_DIR?.trim() || 'brands'),
+  schemasDir: resolve(root, env.SCHEMAS_DIR?.trim() || 'schemas'),
   webRoot: resolve(root, env.WEB_ROOT?.trim() || 'dist/web'),
 });
 
-export function portalViteConfig({ brandsDir, webRoot }: PortalBuild, isSsrBuild = false): UserConfig {
+export function portalViteConfig({ brandsDir, schemasDir, webRoot }: PortalBuild, isSsrBuild = false): UserConfig {
+  const folders = { brandsDir, schemasDir };
   return {
     plugins: [
       react(),
-      brandThemes(root, brandsDir),
-      brandRoutes(root, brandsDir),
-      brandCheckOverlay(root, brandsDir),
+      brandThemes(root, folders),
+      brandRoutes(root, folders),
+      dataCheckOverlay(root, folders),
       brandFilesForThePage(brandsDir),
-      pageTexts(root),
+      portalDataModules(root, folders),
       rjsfSameDocumentUri(root),
     ],
     resolve: {
@@ -53,7 +57,7 @@ export function portalViteConfig({ brandsDir, webRoot }: PortalBuild, isSsrBuild
       outDir: isSsrBuild ? join(webRoot, 'ssr') : webRoot,
       emptyOutDir: true,
       assetsInlineLimit: 0,
-      // Read by the prerender step to preload each page's form variant chunk.
+      // Read by the prerender step to preload each page's form chunk.
       manifest: true,
       sourcemap: false,
     },

@@ -1,8 +1,8 @@
 import { createConnection } from 'node:net';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { portalBuildOf, portalViteConfig } from './vite.config.ts';
-import { SPEC_BRANDS_DIR } from './tests/support/brand-folders.ts';
-import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
+import { SPEC_DATA_ENV } from './tests/support/data-folders.ts';
+import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
 import { skippedTestsReporter } from './tests/support/skipped-tests-reporter.ts';
 
 /** Whether PostgreSQL answers on the machines' usual address (tests/support/backend.ts). */
@@ -33,14 +33,16 @@ export default defineConfig(async () => {
   const postgres = await postgresAnswers();
   const absent = `PostgreSQL does not answer at ${where}`;
   if (!postgres && process.env.REQUIRE_POSTGRES) throw new Error(`REQUIRE_POSTGRES is set, but ${absent}`);
-  const env = { TEST_POSTGRES_AVAILABLE: postgres ? '1' : '' };
-  // The page's brand files (import.meta.glob in src/web/app/brands.ts) are the spec's, never the shipped ones.
-  const pageConfig = portalViteConfig(portalBuildOf({ BRANDS_DIR: SPEC_BRANDS_DIR }));
+  // What the tests' servers and commands read, in process or spawned, unless a test says otherwise: the spec's data.
+  const env = { TEST_POSTGRES_AVAILABLE: postgres ? '1' : '', ...SPEC_DATA_ENV };
+  // The page's brand files (import.meta.glob in src/web/app/brands.ts), forms, languages and countries
+  // (src/cli/vite/portal-data-modules.ts) are the spec's, never the shipped ones.
+  const pageConfig = portalViteConfig(portalBuildOf(SPEC_DATA_ENV));
   return mergeConfig(pageConfig, {
-    plugins: [noShippedBrandImports()],
+    plugins: [noShippedDataImports()],
     test: {
       reporters: ['default', skippedTestsReporter(postgres ? null : absent)],
-      setupFiles: ['tests/support/no-shipped-brands.setup.ts'],
+      setupFiles: ['tests/support/no-shipped-data.setup.ts'],
       // Hooks start and dispose servers and make and drop databases: at a load of 26 on 2 cores, dropping
       // a file's six PostgreSQL databases took past the default 10 s (migrate-to-postgres.test.ts).
       hookTimeout: 60_000,

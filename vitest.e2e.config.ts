@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
+import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
 
 /**
  * Browser suites (tests/e2e/*.spec.ts): real Chromium against the real
@@ -9,12 +9,12 @@ import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
  * alone serves the build of brands/ (shipped-build.ts).
  */
 export default defineConfig({
-  plugins: [noShippedBrandImports()],
+  plugins: [noShippedDataImports()],
   test: {
     include: ['tests/e2e/**/*.spec.ts'],
     environment: 'node',
     globalSetup: ['tests/e2e/support/global-setup.ts', 'tests/e2e/support/shipped-build.ts'],
-    setupFiles: ['tests/support/no-shipped-brands.setup.ts'],
+    setupFiles: ['tests/support/no-shipped-data.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: 2,

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { ENGINE_NAMES } from './tests/engines/support/driver.ts';
-import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
+import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
 
 /**
  * The core customer journeys (tests/engines/*.spec.ts) in every engine:
@@ -11,12 +11,12 @@ import { noShippedBrandImports } from './tests/support/no-shipped-brands.ts';
  * (vitest.e2e.config.ts) stays in Chromium.
  */
 export default defineConfig({
-  plugins: [noShippedBrandImports()],
+  plugins: [noShippedDataImports()],
   test: {
     environment: 'node',
     // A build of the spec's brands, as the browser suite tests.
     globalSetup: ['tests/e2e/support/global-setup.ts'],
-    setupFiles: ['tests/support/no-shipped-brands.setup.ts'],
+    setupFiles: ['tests/support/no-shipped-data.setup.ts'],
     testTimeout: 60_000,
     // A stock browser's WebDriver session can stall once in a long run (seen once in 162 WebKit
     // journeys, before the file chooser was kept shut); a journey that fails twice is a failure.

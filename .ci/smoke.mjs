@@ -1,8 +1,9 @@
 // The smoke path on one Node line, run in a clean clone after `npm ci` and
 // `npm run build`: npm start, the page, two photo uploads and a submit, then
 // SIGTERM to npm's own process (as a terminal or systemd sends it). The build
-// and npm start take the spec's brands (BRANDS_DIR=tests/fixtures/brands/spec,
-// set by .ci/run), so what brands/ holds cannot break it. Passes
+// and npm start take the spec's brands and data (BRANDS_DIR=tests/fixtures/brands/spec,
+// SCHEMAS_DIR=tests/fixtures/schemas/spec, set by .ci/run), so what brands/ and
+// schemas/ hold cannot break it. Passes
 // when every answer is right, npm exits 0 within 10 s, nothing it started is
 // left running, and nothing aborted. Plain Node: it runs before any dev tool.
 import { spawn } from 'node:child_process';

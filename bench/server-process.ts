@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../tests/support/free-port';
+import { SPEC_DATA_ENV } from '../tests/support/data-folders';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -59,6 +60,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   const { url, port, child } = await spawnServer('src/server/server.ts', {
     DATA_DIR: dataDir,
     WEB_ROOT: webRoot,
+    // The spec's brands and data, which the bench's requests are made for (tests/fixtures/requests.ts).
+    ...SPEC_DATA_ENV,
     RATE_LIMIT_SUBMITS: '100000000',
     RATE_LIMIT_UPLOADS: '100000000',
     // The load generator is every client at once, from one address.

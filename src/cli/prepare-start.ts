@@ -1,6 +1,6 @@
 /**
  * Run by `npm start` in a source checkout with the dev tools installed (see
- * npm-start.mjs): refuses brands that do not validate, then builds the portal
+ * npm-start.mjs): refuses brands and data that do not validate, then builds the portal
  * when its build is missing or older than its sources, or only the compiled
  * server when just the server changed. Works right after `npm ci`.
  */
@@ -28,10 +28,10 @@ try {
   // The compiled start reports configuration errors; building changes nothing about them.
   if (!(error instanceof ConfigError)) throw error;
 }
-const brandsDir = config?.brandsDir ?? join(root, 'brands');
-brandsOrRefuse(root, brandsDir);
+const folders = { brandsDir: config?.brandsDir ?? join(root, 'brands'), schemasDir: config?.schemasDir ?? join(root, 'schemas') };
+brandsOrRefuse(root, folders);
 // npm run build writes dist/web; a WEB_ROOT elsewhere is a deployed build, only checked for its pages.
-const stale = config && resolve(config.webRoot) === join(root, 'dist', 'web') ? buildStaleness(root, config.webRoot, brandsDir) : undefined;
+const stale = config && resolve(config.webRoot) === join(root, 'dist', 'web') ? buildStaleness(root, config.webRoot, folders) : undefined;
 if (stale) run('build', stale);
 else {
   const serverStale = serverBuildStaleness(root);

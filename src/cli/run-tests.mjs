@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process';
 
 const STEPS = [
   { name: 'supported-node', command: ['node', 'src/cli/supported-node.mjs'], gate: true },
-  { name: 'build:validators', command: ['npm', 'run', 'build:validators'] },
   { name: 'typecheck', command: ['npm', 'run', 'typecheck'] },
   { name: 'lint', command: ['npm', 'run', 'lint'] },
   { name: 'validate', command: ['npm', 'run', 'validate'] },

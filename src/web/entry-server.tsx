@@ -26,7 +26,7 @@ export interface RenderedPage {
   description: string;
   lang: string;
   favicon?: string;
-  /** Source modules the page loads lazily (the app, its brand file, its form variant), to preload. */
+  /** Modules the page loads lazily (the app, its brand file, its form), as the build's manifest names them, to preload. */
   preloadModules: string[];
 }
 
@@ -65,6 +65,7 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
     lang: route.locale,
     favicon: assetUrl(brand.favicon),
     description: t('page.description', { brand: brand.name }),
-    preloadModules: [APP_MODULE, 'src/web/pages/brand-page.tsx', brandModule(brand.id), `src/web/form/generated/${brand.variant}.validator.ts`],
+    // The form's module is virtual (src/cli/vite/portal-data-modules.ts): the build's manifest names it by its id.
+    preloadModules: [APP_MODULE, 'src/web/pages/brand-page.tsx', brandModule(brand.id), `virtual:portal-form/${brand.variant}`],
   };
 }

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../src/core/contrast';
 import { checkBrandFiles } from '../../src/cli/validate/brand-files';
 import { portalFacts } from '../../src/cli/validate/portal-facts';
+import { SPEC_SCHEMAS_DIR } from '../support/data-folders';
 import { fixturesDir, repoRoot } from './project-copy';
 
 const schemaFile = join(repoRoot, 'schemas/brand.schema.json');
-const facts = portalFacts(repoRoot);
+const facts = portalFacts(repoRoot, SPEC_SCHEMAS_DIR);
 const check = (...files: string[]) => checkBrandFiles(files, { root: repoRoot, schemaFile, facts }).problems;
 
 /** Each fixture breaks one rule; the one problem must name the file, the field and say it plainly. */

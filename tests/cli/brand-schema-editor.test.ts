@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getLanguageService } from 'vscode-json-languageservice';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { describe, expect, it } from 'vitest';
-import { SPEC_BRANDS_DIR } from '../support/brand-folders';
+import { SPEC_BRANDS_DIR } from '../support/data-folders';
 import { repoRoot } from './project-copy';
 
 const service = getLanguageService({

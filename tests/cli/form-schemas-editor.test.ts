@@ -19,7 +19,7 @@ import { roleKeyword } from '../../src/core/keywords/annotations';
 import { fileRulesKeyword } from '../../src/core/keywords/file-rules';
 import { plainTextKeyword } from '../../src/core/keywords/text-rules';
 import { PORTAL_KEYS } from '../../src/core/portal-keys';
-import { compileVariant } from '../../src/cli/compile-validators';
+import { compileVariant } from '../../src/cli/vite/form-modules';
 import { loadPortalData } from '../../src/server/portal-data';
 import { copyProject, removeProject, repoRoot } from './project-copy';
 

@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type InlineConfig, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileValidators } from '../../src/cli/compile-validators';
 import { runLanguage } from '../../src/cli/language';
 import { runValidate } from '../../src/cli/validate';
 import type { RenderedPage } from '../../src/web/entry-server';
@@ -66,7 +65,6 @@ describe('npm run language -- new de', () => {
         b.locales = ['nl', 'fr', 'de'];
         b.header.title.de = 'Reparatur anfragen';
       });
-      await compileValidators(join(project.dir, 'schemas'), join(project.dir, 'src/web/form/generated'));
       // The copy's own page configuration (its schemas/, its brands/), served for rendering in this process.
       const { portalBuildOf, portalViteConfig } = (await import(join(project.dir, 'vite.config.ts'))) as typeof import('../../vite.config');
       const config = portalViteConfig(portalBuildOf({}));

@@ -1,17 +1,16 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installSpecBrands } from '../support/brand-folders';
+import { installSpecData } from '../support/data-folders';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fixturesDir = join(repoRoot, 'tests/fixtures/brands');
 
-/** What validate reads, the spec's brands and the project's schemas, copied to a temp folder that a test may break. */
+/** What validate reads, the spec's brands, forms, languages and countries and the brand schema, copied to a temp folder that a test may break. */
 export function copyProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'validate-'));
-  cpSync(join(repoRoot, 'schemas'), join(dir, 'schemas'), { recursive: true });
-  installSpecBrands(dir);
+  installSpecData(dir);
   return dir;
 }
 

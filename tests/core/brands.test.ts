@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { brandPath, brandPaths, indexBrands, matchBrandRoute as match, pageTitle } from '../../src/core/brands';
 import { DEFAULT_LOCALES } from '../../src/core/locale';
 import type { Brand } from '../../src/core/types';
-import { SPEC_BRANDS_DIR } from '../support/brand-folders';
+import { SPEC_BRANDS_DIR } from '../support/data-folders';
 
 // The spec's brands, read like the CLI does (core itself never touches the file system).
 const brandList = readdirSync(SPEC_BRANDS_DIR)

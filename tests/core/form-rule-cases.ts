@@ -1,25 +1,37 @@
-import type { RepairFormData, Variant } from '../../src/core/types';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Brand, RepairFormData, Variant } from '../../src/core/types';
+import { SPEC_BRANDS_DIR } from '../support/data-folders';
+import { form, portal } from '../support/portal-data';
+import { sampleFormData } from '../support/sample-request';
 
-/** A complete, valid request of each variant (photos already uploaded). */
+/** A brand of each of the spec's forms: Ilve types its brand, Kuppersbusch's is fixed. */
+const BRAND_OF: Record<Variant, string> = { simple: 'ilve', extended: 'kuppersbusch' };
+
+/** The customer of the cases below: Schiphol, the Netherlands (where a postal code is 4 digits and 2 letters). */
+const CUSTOMER = {
+  last_name: 'Jan Jansen',
+  street_name: 'Evert van de Beekstraat',
+  house_number: 202,
+  postal_code: '1118CP',
+  city: 'Schiphol',
+  phone_number: '0201234567',
+  description: 'De oven wordt niet warm.',
+};
+
+/** A complete, valid request of each of the spec's forms as the page holds it (photos already uploaded), made from the form's model. */
 export function validData(variant: Variant): RepairFormData {
-  const common: RepairFormData = {
-    last_name: 'Jan Jansen',
-    street_name: 'Evert van de Beekstraat',
-    house_number: 202,
-    postal_code: '1118CP',
-    city: 'Schiphol',
+  const brand = JSON.parse(readFileSync(join(SPEC_BRANDS_DIR, `${BRAND_OF[variant]}.json`), 'utf8')) as Brand;
+  return sampleFormData(form(variant), portal.rules, {
+    brand,
+    locale: 'nl',
     country: 'nl',
-    client_email: 'jan@example.com',
-    phone_number: '0201234567',
-    description: 'De oven wordt niet warm.',
-    upload_1: { name: 'plaatje.jpg', size: 1000, type: 'image/jpeg' },
-    upload_2: { name: 'bon.png', size: 2000, type: 'image/png' },
-    image1: 'a1b2c3.jpg',
-    image2: 'd4e5f6.png',
-  };
-  return variant === 'simple'
-    ? { ...common, brand: 'Ilve', type: 'P90', serial_number: 'SN-1', purchase_date: '1-1-2024' }
-    : { ...common, language: 'nl', isAkkoord: true };
+    photos: ['a1b2c3.jpg', 'd4e5f6.png'],
+    chosen: ['plaatje.jpg', 'bon.png'],
+    email: 'jan@example.com',
+    requiredOnly: true,
+    answers: CUSTOMER,
+  });
 }
 
 export interface RuleCase {

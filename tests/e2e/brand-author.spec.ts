@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runValidate } from '../../src/cli/validate';
 import { freePort } from '../support/free-port';
-import { launchChromium, openPage } from './support/browser';
+import { launchChromium, openPage, reloadPage } from './support/browser';
 import { copyWholeProject, runNpm, waitForUrl, type Running } from './support/project-copy';
 
 const npm = (dir: string, ...args: string[]) => spawnSync('npm', args, { cwd: dir, encoding: 'utf8', timeout: 120_000 });
@@ -141,18 +141,3 @@ describe('a brand author adds Acme', () => {
     }
   });
 });
-
-/**
- * Reloads as a person presses F5. Vite may be reloading the page itself at that moment (the brand
- * file changed); Chromium then refuses the second navigation ("Not attached to an active page"),
- * and the press is made again once the page has loaded.
- */
-async function reloadPage(page: Page): Promise<void> {
-  try {
-    await page.reload();
-  } catch (error) {
-    if (!/Not attached to an active page/.test(String(error))) throw error;
-    await page.waitForLoadState('load');
-    await page.reload();
-  }
-}

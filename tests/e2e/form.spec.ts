@@ -17,6 +17,7 @@ import {
   brandById,
   message,
   photoFiles,
+  photosOf,
   uniqueEmail,
   validValues,
   type PhotoFile,
@@ -197,7 +198,7 @@ describe('photo uploads', () => {
     withPage(async (page) => {
       await openBrandPage(page, suite.portal.baseUrl, 'ilve', 'nl');
       await page.fill(field('last_name'), 'Jansen');
-      const receipt = await uploadPhoto(page, 2, files[1]);
+      const receipt = await uploadPhoto(page, photosOf(brandById('ilve'))[1], files[1]);
       const refused = page.waitForResponse((r) => r.url().endsWith('/api/forms/images'));
       await page.setInputFiles(field('upload_1'), { name: 'rapport.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n') });
       expect((await refused).status()).toBe(415);
@@ -355,7 +356,7 @@ describe('submit', () => {
   it('uploads a photo for the real server and refuses a non-image before upload', () =>
     withPage(async (page) => {
       await openBrandPage(page, suite.portal.baseUrl, 'teka', 'nl');
-      const name = await uploadPhoto(page, 1, files[0]);
+      const name = await uploadPhoto(page, photosOf(brandById('teka'))[0], files[0]);
       expect(name).toMatch(/\.jpg$/);
       await page.setInputFiles(field('upload_2'), { name: 'notitie.txt', mimeType: 'text/plain', buffer: Buffer.from('geen foto') });
       expect(await errorText(page, 'upload_2')).toContain(message('extended', 'nl', 'fileRules.types'));

@@ -5,7 +5,8 @@
 import type { FileChooser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Brand } from '../../src/core/types';
-import { SUCCESS_TEXT, brandById, photoFiles, uniqueEmail, validValues, type PhotoFile } from './support/fixtures';
+import { form } from '../support/portal-data';
+import { SUCCESS_TEXT, brandById, controlOf, photoFiles, uniqueEmail, validValues, type PhotoFile } from './support/fixtures';
 import { SUBMIT, activeElementId, field, focusIndicator, openBrandPage } from './support/form-page';
 import { browserSuite } from './support/suite';
 
@@ -37,8 +38,9 @@ async function openChooserWithKeyboard(page: Page, id: string): Promise<FileChoo
  */
 async function completeWithKeyboard(page: Page, brand: Brand, email: string): Promise<string[]> {
   const values = validValues(brand, email);
+  const model = form(brand.variant);
   const invisible: string[] = [];
-  const photos: Record<string, PhotoFile> = { root_upload_1: files[0], root_upload_2: files[1] };
+  const photos = new Map(model.photos.map((photo, i): [string, { file: PhotoFile; target: string }] => [`root_${photo.picker}`, { file: files[i % files.length], target: field(photo.target) }]));
   const done = new Set<string>();
   // Playwright turns the browser's chooser interception on when a listener is added, without waiting
   // for it: a key press sent right after `waitForEvent` can beat it, the browser then opens its own
@@ -55,17 +57,17 @@ async function completeWithKeyboard(page: Page, brand: Brand, email: string): Pr
         await page.keyboard.press('ControlOrMeta+A');
         await page.keyboard.type(values[name]);
         done.add(id);
-      } else if (photos[id]) {
-        await (await openChooserWithKeyboard(page, id)).setFiles(photos[id]);
-        const target = name === 'upload_1' ? '#root_image1' : '#root_image2';
-        await page.waitForFunction((sel) => !!document.querySelector<HTMLInputElement>(sel)?.value, target, { timeout: 15_000 });
+      } else if (photos.has(id)) {
+        const photo = photos.get(id)!;
+        await (await openChooserWithKeyboard(page, id)).setFiles(photo.file);
+        await page.waitForFunction((sel) => !!document.querySelector<HTMLInputElement>(sel)?.value, photo.target, { timeout: 15_000 });
         done.add(id);
-      } else if (id === 'root_isAkkoord') {
+      } else if (controlOf(model, brand, name) === 'check') {
         await page.keyboard.press('Space');
         // A user presses again when the box does not show ticked; the first-toggle check lives in form.spec.ts.
-        if (!(await page.isChecked(field('isAkkoord')))) await page.keyboard.press('Space');
+        if (!(await page.isChecked(field(name)))) await page.keyboard.press('Space');
         done.add(id);
-      } else if (id === 'root_brand' && brand.brandField.mode === 'choice') {
+      } else if (name === model.roles.brand && controlOf(model, brand, name) === 'select') {
         await page.keyboard.press('ArrowDown');
         done.add(id);
       }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { phonePhoto } from '../../bench/phone-photo';
-import { photoFiles } from './support/fixtures';
+import { brandById, photoFiles, photosOf } from './support/fixtures';
 import { SUBMIT, field, openBrandPage, uploadPhoto, waitForHydration } from './support/form-page';
 import { browserSuite } from './support/suite';
 import { recordUploadSizes, uploadSizes } from './support/upload-sizes';
@@ -27,7 +27,7 @@ describe('photos shrink before upload', () => {
 
       const original = await phonePhoto();
       expect(original.length).toBeGreaterThan(4_000_000);
-      const name = await uploadPhoto(page, 1, { name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: original });
+      const name = await uploadPhoto(page, photosOf(brandById('ilve'))[0], { name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: original });
       expect(scripts.some((u) => /shrink-photo/.test(u))).toBe(true);
       const [sent] = await uploadSizes(page);
       expect(sent).toBeLessThan(1_200_000);
@@ -43,7 +43,7 @@ describe('photos shrink before upload', () => {
       await recordUploadSizes(page);
       await openBrandPage(page, suite.portal.baseUrl, 'ilve', 'nl', 'be');
       const [small] = await photoFiles();
-      await uploadPhoto(page, 1, small);
+      await uploadPhoto(page, photosOf(brandById('ilve'))[0], small);
       expect(await uploadSizes(page)).toEqual([small.buffer.length]);
       expect(readdirSync(join(suite.portal.dataDir, 'photos')).length).toBeGreaterThan(0);
       expect(await page.inputValue(field('image1'))).toMatch(/\.jpg$/);
@@ -53,7 +53,7 @@ describe('photos shrink before upload', () => {
     suite.withPage(async (page) => {
       await openBrandPage(page, suite.portal.baseUrl, 'airodesign', 'nl', 'be');
       const [small] = await photoFiles();
-      await uploadPhoto(page, 1, small);
+      await uploadPhoto(page, photosOf(brandById('airodesign'))[0], small);
       await page.waitForFunction(() => Object.keys(sessionStorage).some((k) => k.includes('thumbnails')));
       await page.reload();
       await waitForHydration(page, SUBMIT);

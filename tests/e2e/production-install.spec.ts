@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/cli/build-server';
 import { png, simpleRequest, submit, uploadedName, jpegWithGps } from '../server/helpers';
 import { freePort } from '../support/free-port';
-import { installSpecBrands } from '../support/brand-folders';
+import { installSpecData } from '../support/data-folders';
 import { ROOT, SPEC_BUILD } from './support/paths';
 import { uploadInTwoParts } from '../support/upload-in-two-parts';
 import { exitOf, runNpm, waitForUrl } from './support/project-copy';
@@ -22,9 +22,9 @@ describe('a production install', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'portal-production-'));
-    // What a deploy ships: the build, the data the server reads (the spec's brands, as the build), the manifest and the launcher.
-    for (const part of ['package.json', 'package-lock.json', '.npmrc', 'schemas']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
-    installSpecBrands(dir);
+    // What a deploy ships: the build, the data the server reads (the spec's brands and data, as the build), the manifest and the launcher.
+    for (const part of ['package.json', 'package-lock.json', '.npmrc']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    installSpecData(dir);
     mkdirSync(join(dir, 'src/cli'), { recursive: true });
     for (const launcher of ['npm-start.mjs', 'supported-node.mjs']) cpSync(join(ROOT, 'src/cli', launcher), join(dir, 'src/cli', launcher));
     cpSync(process.env.E2E_WEB_ROOT ?? SPEC_BUILD.webRoot, join(dir, 'dist/web'), { recursive: true });

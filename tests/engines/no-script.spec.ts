@@ -11,10 +11,12 @@ import {
   SUCCESS_TEXT,
   SUMMARY_TEXT,
   brandById,
+  controlOf,
   message,
   uniqueEmail,
   validValues,
 } from '../e2e/support/fixtures';
+import { form } from '../support/portal-data';
 import { engineSuite } from './support/engine-suite';
 import { SUBMIT, field, fieldError, fillValues, waitUntil, writeTestFiles, type TestFiles } from './support/form-steps';
 
@@ -55,9 +57,9 @@ describe.each([
       const email = uniqueEmail(`${suite.engine}-noscript-${brandId}`);
       await page.goto(`${suite.portal.baseUrl}/${brandId}/nl/be`);
       await fillValues(page, validValues(brand, email));
-      if (brand.variant === 'extended') await page.click(field('isAkkoord'));
-      await page.upload(field('upload_1'), [files.jpeg]);
-      await page.upload(field('upload_2'), [files.png]);
+      const model = form(brand.variant);
+      for (const name of model.fieldOrder) if (controlOf(model, brand, name) === 'check') await page.click(field(name));
+      for (const [i, photo] of model.photos.entries()) await page.upload(field(photo.picker), [i % 2 === 0 ? files.jpeg : files.png]);
       await page.click(SUBMIT);
       await expect.poll(() => page.text('main'), { timeout: 15_000 }).toContain(SUCCESS_TEXT.nl);
       expect(await page.text('main')).toContain(`${CONFIRMATION_SENT_TEXT.nl} ${email}`);

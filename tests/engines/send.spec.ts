@@ -27,7 +27,7 @@ describe.each([
     suite.withPage(async (page) => {
       const email = uniqueEmail(`${suite.engine}-${brandId}`);
       await openForm(page, suite.portal.baseUrl, brandId, locale, 'be');
-      const names = await fillValidForm(page, brand, email, files);
+      const names = await fillValidForm(page, brand, email, files, { locale, country: 'be' });
       expect(names[0]).toMatch(/^[0-9a-f-]{36}\.jpg$/);
       // The server keeps the smaller of the PNG and its JPEG.
       expect(names[1]).toMatch(/^[0-9a-f-]{36}\.(png|jpg)$/);

@@ -6,7 +6,7 @@
  * photos, mailed to the desk (a real SMTP server) and sent by webhook (a real
  * receiver), and the staff's commands show, export and erase them.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -17,7 +17,7 @@ import { addBrandLike, addGermanFor, addGermanyFor, addOutdoorForm, addPurchaseP
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { selfSignedCert } from '../support/tls-cert';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { SPEC_BRANDS_DIR } from '../support/brand-folders';
+import { installSpecData } from '../support/data-folders';
 import { extendedRequest, jpegWithGps, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from './helpers';
 
 let root: string;
@@ -28,8 +28,7 @@ let tls: ReturnType<typeof selfSignedCert>;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'forms-as-data-'));
-  cpSync(join(import.meta.dirname, '../../schemas'), join(root, 'schemas'), { recursive: true });
-  cpSync(SPEC_BRANDS_DIR, join(root, 'brands'), { recursive: true });
+  installSpecData(root);
   tls = selfSignedCert();
   smtp = await startSmtpSink();
   const secret = newWebhookSecret();
@@ -126,7 +125,8 @@ describe('a field added to the extended form, and German for one brand', () => {
   });
 
   it('takes a German request for the brand that offers German: the confirmation in German, Dutch where German has no text', async () => {
-    const body = { ...extendedRequest(await photo(), await photo(), 'de'), client_email: 'kunde@example.com' };
+    // German is this test's own language (the spec's forms have none): the request of the spec's customer, in German.
+    const body = { ...extendedRequest(await photo(), await photo(), 'nl'), language: 'de', client_email: 'kunde@example.com' };
     const reference = await stored('teka', body);
     const confirmation = await smtp.waitFor((m) => m.subject?.includes(reference) === true && JSON.stringify(m.to).includes('kunde@'));
     expect(confirmation.subject).toBe(`Teka Service: Ihre Reparaturanfrage ${reference} ist eingegangen`);
@@ -138,7 +138,7 @@ describe('a field added to the extended form, and German for one brand', () => {
   });
 
   it('answers another brand\'s German request in Dutch: that brand does not offer German', async () => {
-    const res = await submit(server.url, 'kuppersbusch', { ...extendedRequest(await photo(), await photo(), 'de'), brand: 'Kuppersbusch' });
+    const res = await submit(server.url, 'kuppersbusch', { ...extendedRequest(await photo(), await photo(), 'nl'), language: 'de', brand: 'Kuppersbusch' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'Eén of meerdere velden zijn niet juist ingevuld.', fields: { language: ['Invalid value'] } });
   });

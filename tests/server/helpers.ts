@@ -8,8 +8,8 @@ import { loadConfig, type ServerConfig } from '../../src/server/config';
 import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 import { makeWebRoot } from '../support/web-root';
 import { backendEnv } from '../support/backend';
-import { SPEC_BRANDS_DIR } from '../support/brand-folders';
-import { simpleRequest } from '../fixtures/requests';
+import { SPEC_DATA_ENV } from '../support/data-folders';
+import { extendedRequest, simpleRequest } from '../fixtures/requests';
 import { freePort } from '../support/free-port';
 
 export interface TestServer {
@@ -26,13 +26,13 @@ export interface TestServer {
 
 export { makeWebRoot, SHELL_HTML } from '../support/web-root';
 
-/** The server's config for a fresh temp folder; rate limits high unless `env` says otherwise. */
+/** The server's config for a fresh temp folder, serving the spec's brands and data; rate limits high unless `env` says otherwise. */
 export function testConfig(root: string, env: Record<string, string> = {}, webFiles: Record<string, string> = {}): ServerConfig {
   const webRoot = makeWebRoot(join(root, 'web'), webFiles);
   return loadConfig({
     DATA_DIR: join(root, 'data'),
     WEB_ROOT: webRoot,
-    BRANDS_DIR: SPEC_BRANDS_DIR,
+    ...SPEC_DATA_ENV,
     RATE_LIMIT_UPLOADS: '100000',
     RATE_LIMIT_SUBMITS: '100000',
     RATE_LIMIT_FORM_POSTS: '100000',
@@ -118,21 +118,8 @@ export async function uploadedName(url: string, bytes: Buffer, name?: string, ty
   return ((await res.json()) as { filename: string }).filename;
 }
 
-export { simpleRequest };
+export { extendedRequest, simpleRequest };
 export { brandsWith } from '../support/brands-with';
-
-export function extendedRequest(image1: string, image2: string, language = 'fr'): Record<string, unknown> {
-  return {
-    ...simpleRequest(image1, image2),
-    country: 'be',
-    postal_code: '1000',
-    brand: 'Teka',
-    install_date: '2024-04-01',
-    notification: 'dealer@example.com',
-    language,
-    isAkkoord: true,
-  };
-}
 
 export function submit(url: string, brand: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${url}/api/forms/${brand}`, {

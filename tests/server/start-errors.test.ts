@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BACKEND } from '../support/backend';
-import { SPEC_BRANDS_DIR } from '../support/brand-folders';
+import { SPEC_DATA_ENV } from '../support/data-folders';
 import { freePort } from '../support/free-port';
 import { makeWebRoot } from '../support/web-root';
 import { buildApp } from '../../src/server/app';
@@ -22,7 +22,7 @@ describe('npm start with a DATABASE_URL that leads nowhere', () => {
         PATH: process.env.PATH,
         DATA_DIR: join(root, 'data'),
         WEB_ROOT: makeWebRoot(join(root, 'web')),
-        BRANDS_DIR: SPEC_BRANDS_DIR,
+        ...SPEC_DATA_ENV,
         DATABASE_URL: `postgres://portal:secret-password@127.0.0.1:${nobody}/portal`,
         PHOTO_URL_SECRET: 'test-photo-link-secret-of-32-characters!',
         PORT: '0',

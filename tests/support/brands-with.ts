@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Brand, ServiceDesk } from '../../src/core/types';
-import { SPEC_BRANDS_DIR as BRANDS } from './brand-folders';
+import { SPEC_BRANDS_DIR as BRANDS } from './data-folders';
 
 /** A copy of the spec's brand files in a temp folder, with some brands' service desks changed (e.g. to add a webhook). */
 export function brandsWith(desks: Record<string, Partial<ServiceDesk>>): string {

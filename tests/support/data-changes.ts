@@ -1,13 +1,17 @@
 /**
  * The changes a brand owner makes as data only, done as docs/forms-as-data.md
- * says, to a project root (a copy of the project, or any folder holding
- * brands/ and schemas/): nothing under src/ changes. Each is done once: a
- * project that made the change already (as a brand owner may have, in the
- * copy the tests run in) is left as it is.
+ * says, to a project root holding the spec's data (a copy made by
+ * installSpecData, support/data-folders.ts): nothing under src/ changes. A
+ * change made already is refused, not skipped: the tests that follow would
+ * test someone else's form under the same name.
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newLanguage } from '../../src/cli/language/new-language';
+
+function refuseIfThere(root: string, file: string): void {
+  if (existsSync(join(root, file))) throw new Error(`${root} has ${file} already: the change is made on the spec's data (installSpecData)`);
+}
 
 function editJson(root: string, file: string, edit: (data: any) => void): void {
   const path = join(root, file);
@@ -18,7 +22,7 @@ function editJson(root: string, file: string, edit: (data: any) => void): void {
 
 /** A brand like another, under a new id, with its own logo and favicon (what `npm run brand -- new` does). */
 export function addBrandLike(root: string, id: string, like: string, change: (brand: any) => void = () => {}): void {
-  if (existsSync(join(root, 'brands', `${id}.json`))) return;
+  refuseIfThere(root, `brands/${id}.json`);
   const brand = JSON.parse(readFileSync(join(root, 'brands', `${like}.json`), 'utf8'));
   for (const asset of ['logo', 'favicon'] as const) {
     const name = `assets/${id}-${asset}.svg`;
@@ -32,7 +36,7 @@ export function addBrandLike(root: string, id: string, like: string, change: (br
 
 /** An optional field "Aankoopplaats" (at most 80 characters) after Aankoopdatum on the extended form. */
 export function addPurchasePlace(root: string): void {
-  if (readFileSync(join(root, 'schemas/forms/extended.schema.json'), 'utf8').includes('"purchase_place"')) return;
+  if (readFileSync(join(root, 'schemas/forms/extended.schema.json'), 'utf8').includes('"purchase_place"')) throw new Error(`${root}: the extended form has purchase_place already`);
   editJson(root, 'schemas/forms/extended.schema.json', (s) => {
     s.properties.purchase_place = { type: 'string', maxLength: 80, plainText: 'line', title: 'Purchase place' };
   });
@@ -48,7 +52,7 @@ export function addPurchasePlace(root: string): void {
 /** A form "outdoor": the simple form with one photo and a required whole number "Draaiuren" (0 to 100000). */
 export function addOutdoorForm(root: string): void {
   const forms = join(root, 'schemas/forms');
-  if (existsSync(join(forms, 'outdoor.schema.json'))) return;
+  refuseIfThere(root, 'schemas/forms/outdoor.schema.json');
   copyFileSync(join(forms, 'simple.schema.json'), join(forms, 'outdoor.schema.json'));
   copyFileSync(join(forms, 'simple.ui.json'), join(forms, 'outdoor.ui.json'));
   editJson(root, 'schemas/forms/outdoor.schema.json', (s) => {
@@ -80,10 +84,9 @@ export function addOutdoorForm(root: string): void {
 
 /** German, offered by one brand only: started by `npm run language -- new de`, a few texts translated, the rest falls back to Dutch (validate counts it). */
 export function addGermanFor(root: string, brandId: string): void {
-  if (!existsSync(join(root, 'schemas/i18n/de.json'))) {
-    const started = newLanguage({ root, code: 'de', intl: 'de-BE' });
-    if (!started.ok) throw new Error(started.message);
-  }
+  refuseIfThere(root, 'schemas/i18n/de.json');
+  const started = newLanguage({ root, code: 'de', intl: 'de-BE' });
+  if (!started.ok) throw new Error(started.message);
   editJson(root, 'schemas/i18n/de.json', (german) => {
     german.form = { ...german.form, submit: 'Senden' };
     german.fields = { ...german.fields, last_name: 'Name' };

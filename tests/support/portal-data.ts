@@ -1,16 +1,16 @@
-import { join } from 'node:path';
 import { messageTable, type MessageTable } from '../../src/core/field-errors';
 import type { FormModel } from '../../src/core/form-model';
 import type { Locale, Variant } from '../../src/core/types';
 import { loadPortalData } from '../../src/server/portal-data';
+import { SPEC_SCHEMAS_DIR } from './data-folders';
 
-/** The project's forms, languages and countries (schemas/), read as the server reads them. */
-export const portal = loadPortalData(join(import.meta.dirname, '../../schemas'));
+/** The spec's forms, languages and countries (tests/fixtures/schemas/spec), read as the server reads them. */
+export const portal = loadPortalData(SPEC_SCHEMAS_DIR);
 
-/** A variant's form; the spec's two (extended, simple) are the product's. */
+/** A form of the spec's (extended, simple). */
 export function form(variant: Variant): FormModel {
   const found = portal.forms.get(variant);
-  if (!found) throw new Error(`no form variant ${variant} in schemas/forms`);
+  if (!found) throw new Error(`no form ${variant} in ${SPEC_SCHEMAS_DIR}/forms`);
   return found;
 }
 

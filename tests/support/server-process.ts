@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SPEC_BRANDS_DIR } from './brand-folders';
+import { SPEC_DATA_ENV } from './data-folders';
 import { makeWebRoot } from './web-root';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -38,7 +38,7 @@ export async function spawnServer(port: number, env: Record<string, string>, { c
       LOG_LEVEL: 'warn',
       MIN_FREE_DISK_MB: '0',
       WEB_ROOT: makeWebRoot(mkdtempSync(join(tmpdir(), 'web-root-'))),
-      BRANDS_DIR: SPEC_BRANDS_DIR,
+      ...SPEC_DATA_ENV,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { brandRoutes, loadBrand } from '../../src/web/app/brands';
 import type { Brand, Locale } from '../../src/core/types';
-import fr from '../../schemas/i18n/fr.json';
-import nl from '../../schemas/i18n/nl.json';
+import fr from '../fixtures/schemas/spec/i18n/fr.json';
+import nl from '../fixtures/schemas/spec/i18n/nl.json';
 
 /** The spec's six brand files (tests/fixtures/brands/spec: vitest.config.ts) as the page loads them (import.meta.glob in src/web/app/brands.ts), loaded up front. */
 export const BRANDS: Brand[] = (await Promise.all([...brandRoutes.keys()].map(loadBrand))).sort((a, b) => a.id.localeCompare(b.id));

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
-import { FIELD_ROLES, SINGLE_ROLES, ADDRESS_LOOKUP_PARTS } from '../../core/field-roles';
-import { formModel, uploadRules, type FormModel } from '../../core/form-model';
-import { assembleFormSchema, sharedFieldName, SHARED_FIELDS_FILE, type FormSchema, type SharedFields } from '../../core/form-schema';
-import { FIELD_OPTIONS, FIELD_UI_KEYS, FORM_FIELDS, FORM_OPTIONS, FORM_UI_KEYS, FORM_WIDGETS, MAX_PHOTOS } from '../../core/form-widgets';
-import { createRepairAjv } from '../../core/keywords/repair-ajv';
-import { PORTAL_KEYS, isPortalKey } from '../../core/portal-keys';
-import { FALLBACK_LOCALE, textAt } from '../../core/texts';
-import { displayPath, isRecord, readJson } from './files';
-import { nearestName } from './nearest';
-import { choices, DATA_LAYOUT, variantFiles, type PortalFacts } from './portal-facts';
-import { toPointer, type Problem } from './problem';
+import { FIELD_ROLES, SINGLE_ROLES, ADDRESS_LOOKUP_PARTS } from '../../core/field-roles.ts';
+import { formModel, uploadRules, type FormModel } from '../../core/form-model.ts';
+import { assembleFormSchema, sharedFieldName, SHARED_FIELDS_FILE, type FormSchema, type SharedFields } from '../../core/form-schema.ts';
+import { FIELD_OPTIONS, FIELD_UI_KEYS, FORM_FIELDS, FORM_OPTIONS, FORM_UI_KEYS, FORM_WIDGETS, MAX_PHOTOS } from '../../core/form-widgets.ts';
+import { createRepairAjv } from '../../core/keywords/repair-ajv.ts';
+import { PORTAL_KEYS, isPortalKey } from '../../core/portal-keys.ts';
+import { FALLBACK_LOCALE, textAt } from '../../core/texts.ts';
+import { displayPath, isRecord, readJson } from './files.ts';
+import { nearestName } from './nearest.ts';
+import { choices, projectSchemasDir, variantFiles, type PortalFacts } from './portal-facts.ts';
+import { toPointer, type Problem } from './problem.ts';
 
 const UI_PREFIX = 'ui:';
 /** Field names become control names, CSS classes and the log's keys: letters, digits and underscores only. */
@@ -20,6 +20,8 @@ export interface FormCheckData {
   facts: PortalFacts;
   /** Each country's postal-code pattern (the postalCode keyword). */
   postalCodes: Record<string, string>;
+  /** Where forms/ is: the project's schemas/ unless SCHEMAS_DIR names another. */
+  schemasDir?: string;
 }
 
 /**
@@ -31,8 +33,10 @@ export interface FormCheckData {
  * the photos follow one rule. Returns the variants' models (those that
  * could be assembled) for the checks that follow.
  */
-export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckData): { problems: Problem[]; warnings: Problem[]; models: FormModel[] } {
-  const formsDir = join(root, DATA_LAYOUT.formsDir);
+export function checkFormFiles(root: string, { facts, postalCodes, schemasDir = projectSchemasDir(root) }: FormCheckData): { problems: Problem[]; warnings: Problem[]; models: FormModel[] } {
+  const formsDir = join(schemasDir, 'forms');
+  // Where the labels are asked for: the Dutch file every language falls back to.
+  const dutchFile = displayPath(root, join(schemasDir, 'i18n', `${FALLBACK_LOCALE}.json`));
   const sharedFile = join(formsDir, SHARED_FIELDS_FILE);
   const sharedRead = readJson(root, sharedFile);
   const problems: Problem[] = sharedRead.ok ? [] : sharedRead.problems.map((p) => ({ ...p, message: `${p.message} The forms take their shared fields from it.` }));
@@ -40,18 +44,18 @@ export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckDa
   if (sharedRead.ok) problems.push(...referenceProblems(displayPath(root, sharedFile), shared, []));
   const models: FormModel[] = [];
   const warnings: Problem[] = [];
-  for (const variant of variantFiles(root)) {
-    const checked = checkVariant(root, formsDir, variant, shared, { facts, postalCodes });
+  for (const variant of variantFiles(root, schemasDir)) {
+    const checked = checkVariant(root, formsDir, variant, shared, { facts, postalCodes }, dutchFile);
     problems.push(...checked.problems);
     warnings.push(...checked.warnings);
     if (checked.model) models.push(checked.model);
   }
-  warnings.push(...deskWordProblems(models, facts));
+  warnings.push(...deskWordProblems(models, facts, dutchFile, (form) => displayPath(root, join(formsDir, `${form}.ui.json`))));
   try {
     uploadRules(models);
   } catch {
     problems.push({
-      file: DATA_LAYOUT.formsDir,
+      file: displayPath(root, formsDir),
       pointer: '',
       message: 'the forms give their photos different limits (fileRules). A photo is uploaded before the form is sent, so every form must accept the same photos: give every photo field the same maxBytes and types.',
     });
@@ -59,7 +63,7 @@ export function checkFormFiles(root: string, { facts, postalCodes }: FormCheckDa
   return { problems, warnings, models };
 }
 
-function checkVariant(root: string, formsDir: string, variant: string, shared: SharedFields, data: FormCheckData): { problems: Problem[]; warnings: Problem[]; model?: FormModel } {
+function checkVariant(root: string, formsDir: string, variant: string, shared: SharedFields, data: FormCheckData, dutchFile: string): { problems: Problem[]; warnings: Problem[]; model?: FormModel } {
   const schemaFile = join(formsDir, `${variant}.schema.json`);
   const uiFile = join(formsDir, `${variant}.ui.json`);
   const shownSchema = displayPath(root, schemaFile);
@@ -85,8 +89,8 @@ function checkVariant(root: string, formsDir: string, variant: string, shared: S
   if (!ui.ok || !isRecord(ui.data)) return { problems, warnings: [] };
   const model = formModel(variant, assembled, ui.data);
   problems.push(...uiSchemaProblems(shownUi, shownSchema, ui.data, Object.keys(assembled.properties)));
-  problems.push(...modelProblems(shownSchema, shownUi, model, data.facts));
-  problems.push(...choiceLabelProblems(shownSchema, source, model, data.facts));
+  problems.push(...modelProblems(shownSchema, shownUi, model, data.facts, dutchFile));
+  problems.push(...choiceLabelProblems(shownSchema, source, model, data.facts, dutchFile));
   return { problems, warnings: textRuleWarnings(shownSchema, model), model };
 }
 
@@ -235,7 +239,7 @@ function isHidden(uiField: unknown): boolean {
 }
 
 /** What the assembled form says that the portal must be able to act on: its photos, its customer's address, its labels. */
-function modelProblems(schemaFile: string, uiFile: string, model: FormModel, facts: PortalFacts): Problem[] {
+function modelProblems(schemaFile: string, uiFile: string, model: FormModel, facts: PortalFacts, dutchFile: string): Problem[] {
   const problems: Problem[] = [];
   const { schema } = model;
   model.photos.forEach(({ picker, target }, i) => {
@@ -258,7 +262,7 @@ function modelProblems(schemaFile: string, uiFile: string, model: FormModel, fac
   const dutch = facts.languages.get(FALLBACK_LOCALE);
   if (!dutch) return problems;
   const label = (key: string, pointer: string, what: string) => {
-    if (textAt(dutch, key) === undefined) problems.push({ file: uiFile, pointer, message: `${what} has no Dutch label: add "${key}" to ${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json (and to the other languages), or the page shows the raw key.` });
+    if (textAt(dutch, key) === undefined) problems.push({ file: uiFile, pointer, message: `${what} has no Dutch label: add "${key}" to ${dutchFile} (and to the other languages), or the page shows the raw key.` });
   };
   model.sections.forEach((section, s) => {
     label(`sections.${section.id}`, toPointer(['ui:options', 'sections', s, 'id']), `the section "${section.id}"`);
@@ -273,11 +277,10 @@ function modelProblems(schemaFile: string, uiFile: string, model: FormModel, fac
  * `countries.<code>`) has a label in Dutch, which every language falls back to: without one the page,
  * the desk's mail and the export would show the code itself.
  */
-function choiceLabelProblems(schemaFile: string, source: FormSchema, model: FormModel, facts: PortalFacts): Problem[] {
+function choiceLabelProblems(schemaFile: string, source: FormSchema, model: FormModel, facts: PortalFacts, dutchFile: string): Problem[] {
   const dutch = facts.languages.get(FALLBACK_LOCALE);
   if (!dutch) return [];
   const problems: Problem[] = [];
-  const dutchFile = `${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json`;
   for (const [name, property] of Object.entries(model.schema.properties)) {
     const entry = isRecord(model.uiSchema[name]) ? model.uiSchema[name] : {};
     if (!Array.isArray(property.enum) || name === model.roles.country || entry['ui:widget'] === 'hidden' || entry['ui:field'] !== undefined) continue;
@@ -328,14 +331,13 @@ function textRuleWarnings(schemaFile: string, { schema }: FormModel): Problem[] 
  * attachment name (`mail.desk.photoNames.<target>`) and the form's own (`export.variants.<form>`).
  * Without them the field's or form's code stands in; a warning, once per missing name.
  */
-function deskWordProblems(models: readonly FormModel[], facts: PortalFacts): Problem[] {
+function deskWordProblems(models: readonly FormModel[], facts: PortalFacts, file: string, uiFileOf: (form: string) => string): Problem[] {
   const dutch = facts.languages.get(FALLBACK_LOCALE);
   if (!dutch) return [];
-  const file = `${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json`;
   const warnings: Problem[] = [];
   const named = new Set<string>();
   for (const model of models) {
-    const uiFile = `${DATA_LAYOUT.formsDir}/${model.variant}.ui.json`;
+    const uiFile = uiFileOf(model.variant);
     for (const { picker, target } of model.photos) {
       if (named.has(target) || textAt(dutch, `mail.desk.photoNames.${target}`) !== undefined) continue;
       named.add(target);

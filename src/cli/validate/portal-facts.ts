@@ -1,8 +1,8 @@
-// Imports name their .ts files: vite.config.ts loads this module through checked-brands.ts.
+// Imports name their .ts files: vite.config.ts loads this module through checked-project.ts.
 import { join } from 'node:path';
 import type { TextTree } from '../../core/texts.ts';
 import { languageCodes, variantNames } from '../../server/portal-data.ts';
-import { isRecord, readJson } from './files.ts';
+import { displayPath, isRecord, readJson } from './files.ts';
 import type { Problem } from './problem.ts';
 
 /** Where the portal's data lives, relative to the project root. */
@@ -24,20 +24,23 @@ export interface PortalFacts {
 /** How a variant treats the brand field (role brand): not asked (hidden: the brand file's name is sent), asked, or absent. */
 export type BrandFieldUse = 'hidden' | 'shown' | 'none';
 
-export const variantFiles = (root: string): string[] => variantNames(join(root, 'schemas'));
-export const languageFiles = (root: string): string[] => languageCodes(join(root, 'schemas'));
+/** The folder of forms, languages and countries the checks read: the project's schemas/ unless SCHEMAS_DIR names another. */
+export const projectSchemasDir = (root: string): string => join(root, 'schemas');
+
+export const variantFiles = (root: string, schemasDir = projectSchemasDir(root)): string[] => variantNames(schemasDir);
+export const languageFiles = (root: string, schemasDir = projectSchemasDir(root)): string[] => languageCodes(schemasDir);
 
 /** The countries of countries.json, read leniently (checkCountries reports what is wrong with it). */
-function countryCodes(root: string): Set<string> {
-  const read = readJson(root, join(root, DATA_LAYOUT.countries));
+function countryCodes(root: string, schemasDir: string): Set<string> {
+  const read = readJson(root, join(schemasDir, 'countries.json'));
   return read.ok && isRecord(read.data) && isRecord(read.data.countries) ? new Set(Object.keys(read.data.countries)) : new Set();
 }
 
 /** How the variant's form treats its brand field: by the field's role in the schema (or a shared definition) and its widget. */
-function brandFieldUse(root: string, variant: string): BrandFieldUse {
-  const schema = readJson(root, join(root, DATA_LAYOUT.formsDir, `${variant}.schema.json`));
-  const ui = readJson(root, join(root, DATA_LAYOUT.formsDir, `${variant}.ui.json`));
-  const shared = readJson(root, join(root, DATA_LAYOUT.formsDir, 'fields.json'));
+function brandFieldUse(root: string, schemasDir: string, variant: string): BrandFieldUse {
+  const schema = readJson(root, join(schemasDir, 'forms', `${variant}.schema.json`));
+  const ui = readJson(root, join(schemasDir, 'forms', `${variant}.ui.json`));
+  const shared = readJson(root, join(schemasDir, 'forms', 'fields.json'));
   const definitions = shared.ok && isRecord(shared.data) && isRecord(shared.data.definitions) ? shared.data.definitions : {};
   const properties = schema.ok && isRecord(schema.data) && isRecord(schema.data.properties) ? schema.data.properties : {};
   const roleOf = (property: unknown): unknown => {
@@ -53,16 +56,16 @@ function brandFieldUse(root: string, variant: string): BrandFieldUse {
   return isRecord(entry) && entry['ui:widget'] === 'hidden' ? 'hidden' : 'shown';
 }
 
-export function portalFacts(root: string): PortalFacts {
+export function portalFacts(root: string, schemasDir = projectSchemasDir(root)): PortalFacts {
   const languages = new Map<string, TextTree>();
-  for (const code of languageFiles(root)) {
-    const read = readJson(root, join(root, DATA_LAYOUT.i18nDir, `${code}.json`));
+  for (const code of languageFiles(root, schemasDir)) {
+    const read = readJson(root, join(schemasDir, 'i18n', `${code}.json`));
     if (read.ok && isRecord(read.data)) languages.set(code, read.data as TextTree);
   }
   return {
-    variants: new Map(variantFiles(root).map((variant) => [variant, brandFieldUse(root, variant)])),
+    variants: new Map(variantFiles(root, schemasDir).map((variant) => [variant, brandFieldUse(root, schemasDir, variant)])),
     languages,
-    countries: countryCodes(root),
+    countries: countryCodes(root, schemasDir),
   };
 }
 
@@ -73,11 +76,11 @@ export function choices(names: Iterable<string>): string {
 }
 
 /** countries.json: an object of countries, each with a valid postal-code pattern if any. */
-export function checkCountries(root: string): Problem[] {
-  const file = join(root, DATA_LAYOUT.countries);
+export function checkCountries(root: string, schemasDir = projectSchemasDir(root)): Problem[] {
+  const file = join(schemasDir, 'countries.json');
   const read = readJson(root, file);
   if (!read.ok) return read.problems;
-  const shown = DATA_LAYOUT.countries;
+  const shown = displayPath(root, file);
   const countries = isRecord(read.data) ? read.data.countries : undefined;
   if (!isRecord(countries) || Object.keys(countries).length === 0) {
     return [{ file: shown, pointer: '/countries', message: 'list the countries as "countries": { "be": { … }, "nl": { … } }, at least one.' }];

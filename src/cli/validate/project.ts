@@ -1,14 +1,14 @@
 import { join, resolve } from 'node:path';
-import { brandFormName } from '../../core/brand-file';
-import { postalCodePatterns, indexCountries, type CountryFile } from '../../core/countries';
-import { brandLocales } from '../../core/locale';
-import { BRAND_LAYOUT, brandFilesOf, checkProjectBrands } from './brand-project';
-import { displayPath, isRecord, readJson } from './files';
-import { checkFormFiles } from './form-files';
-import { locateProblems } from './locate';
-import { checkCountries, DATA_LAYOUT, portalFacts } from './portal-facts';
-import type { Problem } from './problem';
-import { checkLanguages } from './translations';
+import { brandFormName } from '../../core/brand-file.ts';
+import { postalCodePatterns, indexCountries, type CountryFile } from '../../core/countries.ts';
+import { brandLocales } from '../../core/locale.ts';
+import { BRAND_LAYOUT, brandFilesOf, checkProjectBrands } from './brand-project.ts';
+import { displayPath, isRecord, readJson } from './files.ts';
+import { checkFormFiles } from './form-files.ts';
+import { locateProblems } from './locate.ts';
+import { checkCountries, DATA_LAYOUT, portalFacts, projectSchemasDir } from './portal-facts.ts';
+import type { Problem } from './problem.ts';
+import { checkLanguages } from './translations.ts';
 
 /** Where the checked files live, relative to the project root. */
 export const PROJECT_LAYOUT = { ...BRAND_LAYOUT, ...DATA_LAYOUT } as const;
@@ -35,28 +35,36 @@ export interface ProjectReport {
   pages: BrandPages[];
 }
 
-/** Every check of `npm run validate`, on the project at rootDir; every finding with its line and column. */
-export function validateProject(rootDir: string): ProjectReport {
+/** Where the checked data lives when not in the project's own brands/ and schemas/ (BRANDS_DIR, SCHEMAS_DIR). */
+export interface DataFolders {
+  brandsDir?: string;
+  schemasDir?: string;
+}
+
+/** Every check of `npm run validate`, on the project at rootDir (its brands/ and schemas/, or the folders given); every finding with its line and column. */
+export function validateProject(rootDir: string, folders: DataFolders = {}): ProjectReport {
   const root = resolve(rootDir);
-  const facts = portalFacts(root);
-  const countryFile = readJson(root, join(root, DATA_LAYOUT.countries));
+  const schemasDir = folders.schemasDir ?? projectSchemasDir(root);
+  const facts = portalFacts(root, schemasDir);
+  const countryFile = readJson(root, join(schemasDir, 'countries.json'));
   const postalCodes = countryFile.ok && isRecord(countryFile.data) && isRecord(countryFile.data.countries) ? safePatterns(countryFile.data as unknown as CountryFile) : {};
-  const languages = checkLanguages(root);
-  const forms = checkFormFiles(root, { facts, postalCodes });
-  const brands = brandFilesOf(root).flatMap((file) => {
+  const languages = checkLanguages(root, schemasDir);
+  const forms = checkFormFiles(root, { facts, postalCodes, schemasDir });
+  const brandFiles = brandFilesOf(root, folders.brandsDir);
+  const brands = brandFiles.flatMap((file) => {
     const read = readJson(root, file);
     return read.ok && isRecord(read.data) ? [{ file, data: read.data }] : [];
   });
   const used = new Set(brands.map(({ data }) => brandFormName(data)));
   const unused: Problem[] = [...facts.variants.keys()]
     .filter((variant) => !used.has(variant))
-    .map((variant) => ({ file: `${DATA_LAYOUT.formsDir}/${variant}.schema.json`, pointer: '', message: `no brand uses the form "${variant}" (a brand chooses it with "form": "${variant}").` }));
-  const brandChecks = checkProjectBrands(root);
+    .map((variant) => ({ file: displayPath(root, join(schemasDir, 'forms', `${variant}.schema.json`)), pointer: '', message: `no brand uses the form "${variant}" (a brand chooses it with "form": "${variant}").` }));
+  const brandChecks = checkProjectBrands(root, folders);
   return {
-    problems: locateProblems(root, [...brandChecks.problems, ...checkCountries(root), ...languages.problems, ...forms.problems]),
+    problems: locateProblems(root, [...brandChecks.problems, ...checkCountries(root, schemasDir), ...languages.problems, ...forms.problems]),
     warnings: locateProblems(root, [...brandChecks.warnings, ...languages.warnings, ...forms.warnings, ...unused]),
     notes: locateProblems(root, languages.notes),
-    brandCount: brandFilesOf(root).length,
+    brandCount: brandFiles.length,
     variants: [...facts.variants.keys()],
     languages: [...facts.languages.keys()],
     pages: brands.map(({ file, data }) => ({

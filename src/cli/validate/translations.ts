@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { FALLBACK_LOCALE } from '../../core/texts.ts';
-import { isRecord, readJson } from './files.ts';
-import { DATA_LAYOUT, languageFiles } from './portal-facts.ts';
+import { displayPath, isRecord, readJson } from './files.ts';
+import { languageFiles, projectSchemasDir } from './portal-facts.ts';
 import { toPointer, type Problem } from './problem.ts';
 
 /** Every key path ending in a text, e.g. ['footer', 'phone']. */
@@ -17,31 +17,32 @@ export function leafPaths(value: unknown, prefix: string[] = []): string[][] {
  * in its mails: one warning per language counts them ("de (Deutsch): 5 of
  * 214 texts translated"), and a note per text names each (shown on request).
  */
-export function checkLanguages(root: string): { problems: Problem[]; warnings: Problem[]; notes: Problem[] } {
+export function checkLanguages(root: string, schemasDir = projectSchemasDir(root)): { problems: Problem[]; warnings: Problem[]; notes: Problem[] } {
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   const notes: Problem[] = [];
   const trees = new Map<string, unknown>();
-  for (const code of languageFiles(root)) {
-    const file = `${DATA_LAYOUT.i18nDir}/${code}.json`;
+  const fileOf = (code: string) => join(schemasDir, 'i18n', `${code}.json`);
+  for (const code of languageFiles(root, schemasDir)) {
+    const file = displayPath(root, fileOf(code));
     if (!/^[a-z]{2,3}$/.test(code)) {
       problems.push({ file, pointer: '', message: `"${code}" is not a language code: name the file after the two lower-case letters of ISO 639-1, e.g. de.json for German.` });
       continue;
     }
-    const read = readJson(root, join(root, file));
+    const read = readJson(root, fileOf(code));
     if (!read.ok) problems.push(...read.problems);
     else trees.set(code, read.data);
   }
   const fallback = trees.get(FALLBACK_LOCALE);
   if (!fallback) {
-    const shown = `${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json`;
-    if (!languageFiles(root).includes(FALLBACK_LOCALE)) problems.push({ file: shown, pointer: '', message: 'the Dutch texts are missing: Dutch is the portal\'s default language, and every other language falls back to it.' });
+    const shown = displayPath(root, fileOf(FALLBACK_LOCALE));
+    if (!languageFiles(root, schemasDir).includes(FALLBACK_LOCALE)) problems.push({ file: shown, pointer: '', message: 'the Dutch texts are missing: Dutch is the portal\'s default language, and every other language falls back to it.' });
     return { problems, warnings, notes };
   }
   // The language's own name and Intl locale are its own, never Dutch's (checked above; the code stands in for the locale).
   const dutch = textPaths(fallback).filter((key) => !key.startsWith('["language",'));
   for (const [code, tree] of trees) {
-    const file = `${DATA_LAYOUT.i18nDir}/${code}.json`;
+    const file = displayPath(root, fileOf(code));
     const own = isRecord(tree) && isRecord(tree.language) ? tree.language.name : undefined;
     if (typeof own !== 'string' || own.trim() === '') {
       problems.push({ file, pointer: '/language/name', message: `the language's own name is missing (e.g. "Deutsch" for German): the language switch shows it. Add "language": { "name": "…" }.` });
@@ -61,7 +62,7 @@ export function checkLanguages(root: string): { problems: Problem[]; warnings: P
     warnings.push({
       file,
       pointer: '',
-      message: `${named}: ${dutch.length - missing.length} of ${dutch.length} texts translated; the other ${missing.length} show in Dutch${which}. Add them to ${file} in the same places as in ${DATA_LAYOUT.i18nDir}/${FALLBACK_LOCALE}.json.`,
+      message: `${named}: ${dutch.length - missing.length} of ${dutch.length} texts translated; the other ${missing.length} show in Dutch${which}. Add them to ${file} in the same places as in ${displayPath(root, fileOf(FALLBACK_LOCALE))}.`,
     });
   }
   return { problems, warnings, notes };

@@ -3,17 +3,17 @@ import type { Plugin } from 'vite';
 import { brandFromFile } from '../../core/brand-file.ts';
 import type { Brand } from '../../core/types.ts';
 import { brandThemeCss } from '../../web/app/brand-theme-css.ts';
-import { checkedBrands } from '../checked-brands.ts';
+import { checkedBrands, type DataFolders } from '../checked-project.ts';
 
 /** A virtual module generated from the checked brand files; it rebuilds when one changes. */
-function brandModule(name: string, id: string, generate: (brands: Brand[]) => string, root: string, brandsDir: string): Plugin {
+function brandModule(name: string, id: string, generate: (brands: Brand[]) => string, root: string, folders: DataFolders): Plugin {
   const resolved = `\0${id}`;
   return {
     name,
     resolveId: (source) => (source === id ? resolved : undefined),
     load(loadId) {
       if (loadId !== resolved) return undefined;
-      const { files, brands } = checkedBrands(root, brandsDir);
+      const { files, brands } = checkedBrands(root, folders);
       for (const file of files) this.addWatchFile(file);
       return generate(brands);
     },
@@ -25,21 +25,21 @@ function brandModule(name: string, id: string, generate: (brands: Brand[]) => st
  * on `.brand-page--<id>`. A stylesheet rather than style attributes, so
  * prerendered pages pass the CSP (style-src 'self').
  */
-export const brandThemes = (root: string, brandsDir: string): Plugin =>
-  brandModule('repair-portal:brand-themes', 'virtual:brand-themes.css', brandThemeCss, root, brandsDir);
+export const brandThemes = (root: string, folders: DataFolders): Plugin =>
+  brandModule('repair-portal:brand-themes', 'virtual:brand-themes.css', brandThemeCss, root, folders);
 
 /**
  * `virtual:brand-routes`: each brand's id, name, countries and languages, so the
  * page matches routes (and 404s the rest, naming the brands' forms as the way
  * back) without downloading every brand file.
  */
-export const brandRoutes = (root: string, brandsDir: string): Plugin =>
+export const brandRoutes = (root: string, folders: DataFolders): Plugin =>
   brandModule(
     'repair-portal:brand-routes',
     'virtual:brand-routes',
     (brands) => `export default ${JSON.stringify(brands.map(({ id, name, countries, locales }) => ({ id, name, countries, locales })))};`,
     root,
-    brandsDir,
+    folders,
   );
 
 /**

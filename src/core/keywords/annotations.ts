@@ -1,5 +1,5 @@
 import type { KeywordDefinition } from 'ajv';
-import { FIELD_ROLES } from '../field-roles';
+import { FIELD_ROLES } from '../field-roles.ts';
 
 /**
  * `"formOnly": true` marks a property that lives only in the page (the photo

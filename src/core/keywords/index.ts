@@ -1,9 +1,9 @@
 import type { Ajv } from 'ajv';
-import { fileRulesKeyword } from './file-rules';
-import { IDN_EMAIL } from './idn-email';
-import { formOnlyKeyword, personalKeyword, roleKeyword } from './annotations';
-import { postalCodeKeyword } from './postal-code';
-import { filledKeyword, plainTextKeyword } from './text-rules';
+import { fileRulesKeyword } from './file-rules.ts';
+import { IDN_EMAIL } from './idn-email.ts';
+import { formOnlyKeyword, personalKeyword, roleKeyword } from './annotations.ts';
+import { postalCodeKeyword } from './postal-code.ts';
+import { filledKeyword, plainTextKeyword } from './text-rules.ts';
 
 /** What the rules read from data: each country's postal-code pattern (core/countries.ts: postalCodePatterns). */
 export interface RuleData {

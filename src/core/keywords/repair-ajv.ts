@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { repairAjvOptions } from '../ajv-options';
-import { addRepairRules, type RuleData } from './index';
+import { repairAjvOptions } from '../ajv-options.ts';
+import { addRepairRules, type RuleData } from './index.ts';
 
 /**
  * The runtime validator of repair requests, as the server and the CLI use

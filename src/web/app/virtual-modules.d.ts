@@ -11,3 +11,34 @@ declare module 'virtual:brand-routes' {
   const routes: BrandRouteFacts[];
   export default routes;
 }
+
+/** Made by src/cli/vite/portal-data-modules.ts from SCHEMAS_DIR's i18n/*.json: the page's part of each language file, by code. */
+declare module 'virtual:portal-languages' {
+  import type { TextTree } from '../../core/texts';
+
+  const languages: Record<string, TextTree>;
+  export default languages;
+}
+
+/** Made by src/cli/vite/portal-data-modules.ts from SCHEMAS_DIR's countries.json. */
+declare module 'virtual:portal-countries' {
+  import type { CountryFile } from '../../core/countries';
+
+  const countries: CountryFile;
+  export default countries;
+}
+
+/** Made by src/cli/vite/portal-data-modules.ts from SCHEMAS_DIR's forms: each form's module, loaded on demand (a chunk of its own). */
+declare module 'virtual:portal-forms' {
+  import type { ValidatorFunctions } from '@rjsf/validator-ajv8/lib/types.js';
+  import type { FormSchema, UiSchema } from '../../core/form-schema';
+
+  /** One form: its precompiled validators (src/cli/vite/form-modules.ts), assembled schema and uiSchema. */
+  export interface FormModule {
+    validators: ValidatorFunctions;
+    schema: FormSchema;
+    uiSchema: UiSchema;
+  }
+  const forms: Record<string, () => Promise<FormModule>>;
+  export default forms;
+}

@@ -1,23 +1,13 @@
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
-import type { ValidatorFunctions } from '@rjsf/validator-ajv8/lib/types.js';
+// One chunk per form: a page downloads only the form it shows (src/cli/vite/portal-data-modules.ts).
+import formModules, { type FormModule } from 'virtual:portal-forms';
 import { brandIssues, type BrandRules } from '../../core/brand-rule';
 import { fieldErrors, messageTable, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
 import { formModel, type FormModel } from '../../core/form-model';
-import type { FormSchema, UiSchema } from '../../core/form-schema';
 import type { Locale, RepairFormData, Variant } from '../../core/types';
 import { languages } from '../i18n';
 import { lazyCache } from '../lib/lazy-cache';
-
-/** A generated variant module (src/cli/compile-validators.ts): validator, assembled schema and uiSchema. */
-interface VariantModule {
-  validators: ValidatorFunctions;
-  schema: FormSchema;
-  uiSchema: UiSchema;
-}
-
-// One chunk per variant: a page downloads only the form it shows.
-const variantModules = import.meta.glob<VariantModule>('./generated/*.validator.ts');
 
 export interface FormValidation {
   /** The variant: its schema, uiSchema, and what they say of each field. */
@@ -42,8 +32,8 @@ export function cleanData(data: RepairFormData): Record<string, unknown> {
 }
 
 const cache = lazyCache<FormValidation>(async (variant) => {
-  const load = variantModules[`./generated/${variant}.validator.ts`];
-  if (!load) throw new Error(`no generated validator for the ${variant} form: run npm run build:validators`);
+  const load = Object.hasOwn(formModules, variant) ? formModules[variant] : undefined;
+  if (!load) throw new Error(`the page was built without the ${variant} form`);
   return makeFormValidation(variant, await load());
 });
 
@@ -52,7 +42,7 @@ export function loadFormValidation(variant: Variant): Promise<FormValidation> {
   return cache.load(variant);
 }
 
-function makeFormValidation(variant: Variant, { validators, schema, uiSchema }: VariantModule): FormValidation {
+function makeFormValidation(variant: Variant, { validators, schema, uiSchema }: FormModule): FormValidation {
   const validator = createPrecompiledValidator<RepairFormData, RJSFSchema>(validators, schema as RJSFSchema);
   const model = formModel(variant, schema, uiSchema);
   return {

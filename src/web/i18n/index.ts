@@ -1,13 +1,12 @@
 import i18next, { type TFunction } from 'i18next';
 import { createContext, useContext } from 'react';
-import { FALLBACK_LOCALE, indexLanguages, type TextTree } from '../../core/texts';
+// Every i18n/<code>.json of SCHEMAS_DIR is a language; the page gets only its own texts (src/cli/vite/portal-data-modules.ts).
+import files from 'virtual:portal-languages';
+import { FALLBACK_LOCALE, indexLanguages } from '../../core/texts';
 import type { Locale } from '../../core/types';
 
-// Every schemas/i18n/<code>.json is a language (the build keeps only the page's texts: src/cli/vite/page-texts.ts).
-const files = import.meta.glob<TextTree>('/schemas/i18n/*.json', { eager: true, import: 'default' });
-
 /** The portal's languages by code, as core's texts and message tables read them. */
-export const languages = indexLanguages(Object.fromEntries(Object.entries(files).map(([path, tree]) => [path.slice('/schemas/i18n/'.length, -'.json'.length), tree])));
+export const languages = indexLanguages(files);
 
 /** The codes, for route matching: a portal language a brand does not offer is 404 there. */
 export const languageCodes: ReadonlySet<Locale> = new Set(languages.keys());

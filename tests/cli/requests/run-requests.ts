@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { SPEC_DATA_ENV } from '../../support/data-folders';
 import { TSX } from '../../support/server-process';
 
 export const ROOT = join(import.meta.dirname, '../../..');
@@ -10,11 +11,11 @@ export interface CommandRun {
   stderr: string;
 }
 
-/** The test process's environment without the settings a test gives the command itself. */
+/** The test process's environment without the settings a test gives the command itself, on the spec's brands and data. */
 export function baseEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of ['DATA_DIR', 'DATABASE_URL', 'PHOTO_URL_SECRET', 'PORTAL_TIME_ZONE']) delete env[name];
-  return env;
+  return { ...env, ...SPEC_DATA_ENV };
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKEND, backendEnv, freshPostgres, type FreshDatabase } from '../../support/backend';
-import { SPEC_BRANDS_DIR } from '../../support/brand-folders';
+import { SPEC_DATA_ENV } from '../../support/data-folders';
 import { probeDatabase } from '../../support/database-probe';
 import { freePort } from '../../support/free-port';
 import { spawnServer, type ServerProcess } from '../../support/server-process';
@@ -129,7 +129,7 @@ describe('.env, read by the server and the commands alike', { timeout: 90_000 },
     const folder = tempFolder('env-file-');
     const backend = await backendEnv();
     cleanups.push(() => backend.drop());
-    const settings = { DATA_DIR: './portal-data', BRANDS_DIR: SPEC_BRANDS_DIR, ...backend.env };
+    const settings = { DATA_DIR: './portal-data', ...SPEC_DATA_ENV, ...backend.env };
     writeFileSync(join(folder, '.env'), Object.entries(settings).map(([name, value]) => `${name}=${value}\n`).join(''));
 
     const port = await freePort();

@@ -3,11 +3,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { brandFromFile } from '../../../src/core/brand-file';
+import type { FormModel, PhotoField } from '../../../src/core/form-model';
 import type { Brand, Locale, Variant } from '../../../src/core/types';
-import fr from '../../../schemas/i18n/fr.json';
-import nl from '../../../schemas/i18n/nl.json';
+import fr from '../../fixtures/schemas/spec/i18n/fr.json';
+import nl from '../../fixtures/schemas/spec/i18n/nl.json';
 import { fillText } from '../../../src/core/texts';
-import { messages } from '../../support/portal-data';
+import { form, messages, portal } from '../../support/portal-data';
+import { sampleRequest } from '../../support/sample-request';
 import { SPEC_BUILD } from './paths';
 
 export const LOCALES: Locale[] = ['nl', 'fr'];
@@ -84,23 +86,57 @@ export function uniqueEmail(tag: string): string {
   return `e2e-${tag}-${Date.now().toString(36)}-${counter}@example.com`;
 }
 
-/** Field values of a valid request (text inputs only; the country select and photos apart). */
-export function validValues(brand: Brand, email: string): Record<string, string> {
-  const values: Record<string, string> = {
-    last_name: 'Jansen',
-    street_name: 'Stationsstraat',
-    house_number: '12',
-    house_number_suffix: 'B',
-    postal_code: '1000',
-    city: 'Brussel',
-    client_email: email,
-    phone_number: '+32 2 123 45 67',
-    type: 'HBO 123',
-    serial_number: 'SN-0042',
-    purchase_date: '12-03-2024',
-    description: 'De oven wordt niet meer warm.',
-  };
-  if (brand.variant === 'extended') values.install_date = '01-04-2024';
-  if (brand.brandField.mode === 'text') values.brand = brand.name;
-  return values;
+/** The spec's customer in Brussels: their answers where the form asks (the rest is made from the form's rules). */
+const CUSTOMER = {
+  last_name: 'Jansen',
+  street_name: 'Stationsstraat',
+  house_number: 12,
+  house_number_suffix: 'B',
+  postal_code: '1000',
+  city: 'Brussel',
+  phone_number: '+32 2 123 45 67',
+  type: 'HBO 123',
+  serial_number: 'SN-0042',
+  purchase_date: '12-03-2024',
+  install_date: '01-04-2024',
+  description: 'De oven wordt niet meer warm.',
+};
+
+/** How the page asks for a field: a typed input, a select, a checkbox, a photo picker, or not at all (hidden, or fixed by the brand). */
+export type Control = 'text' | 'select' | 'check' | 'photo' | 'none';
+
+export function controlOf(model: FormModel, brand: Pick<Brand, 'brandField'>, name: string): Control {
+  const ui = (model.uiSchema[name] ?? {}) as { 'ui:widget'?: string; 'ui:field'?: string };
+  const property = model.schema.properties[name];
+  if (ui['ui:field'] === 'photoUpload') return 'photo';
+  if (ui['ui:widget'] === 'hidden' || !property) return 'none';
+  if (name === model.roles.brand) return brand.brandField.mode === 'fixed' ? 'none' : brand.brandField.mode === 'choice' ? 'select' : 'text';
+  if (ui['ui:widget'] === 'termsCheckbox' || property.type === 'boolean') return 'check';
+  if (ui['ui:widget'] === 'select' || Array.isArray(property.enum)) return 'select';
+  return 'text';
 }
+
+/** A valid request to the brand from the page /<brand>/<locale>/<country>, made from the brand's form (photo names as given). */
+export function validRequest(brand: Brand, email: string, { locale = 'nl', country = 'be', photos }: { locale?: Locale; country?: string; photos?: readonly string[] } = {}) {
+  return sampleRequest(form(brand.variant), portal.rules, { brand, locale, country, email, photos, requiredOnly: true, answers: CUSTOMER });
+}
+
+/** The steps of filling the form for a valid request, in form order: each shown field with its control and value (photos apart). */
+export function validSteps(brand: Brand, email: string, page: { locale?: Locale; country?: string } = {}): { name: string; control: Exclude<Control, 'photo' | 'none'>; value: unknown }[] {
+  const model = form(brand.variant);
+  const request = validRequest(brand, email, page);
+  return model.fieldOrder.flatMap((name) => {
+    const control = controlOf(model, brand, name);
+    return request[name] === undefined || control === 'none' || control === 'photo' ? [] : [{ name, control, value: request[name] }];
+  });
+}
+
+/** What a customer types into the form's text inputs for a valid request (the selects, terms and photos apart). */
+export function validValues(brand: Brand, email: string, page: { locale?: Locale; country?: string } = {}): Record<string, string> {
+  const model = form(brand.variant);
+  const request = validRequest(brand, email, page);
+  return Object.fromEntries(model.fieldOrder.filter((name) => controlOf(model, brand, name) === 'text' && request[name] !== undefined).map((name) => [name, String(request[name])]));
+}
+
+/** The brand's photos (picker → target), in form order. */
+export const photosOf = (brand: Pick<Brand, 'variant'>): PhotoField[] => form(brand.variant).photos;

@@ -1,7 +1,9 @@
 /** Driving the repair form in a page: navigation, filling, uploads, submit, and what the page shows. */
 import type { Page, Route } from 'playwright-core';
+import type { PhotoField } from '../../../src/core/form-model';
 import type { Brand, Locale } from '../../../src/core/types';
-import { photoFiles, validValues, type PhotoFile } from './fixtures';
+import { form } from '../../support/portal-data';
+import { photoFiles, validSteps, type PhotoFile } from './fixtures';
 
 export const field = (name: string) => `#root_${name}`;
 export const fieldError = (name: string) => `#root_${name}__error`;
@@ -31,24 +33,38 @@ export async function fillValues(page: Page, values: Record<string, string>): Pr
   }
 }
 
-/** Chooses a photo and waits until the server's file name is stored in the hidden image field. */
-export async function uploadPhoto(page: Page, index: 1 | 2, file: PhotoFile): Promise<string> {
-  await page.setInputFiles(field(`upload_${index}`), file);
+/** Chooses a photo in its picker and waits until the server's file name is stored in the photo's hidden target field. */
+export async function uploadPhoto(page: Page, photo: PhotoField, file: PhotoFile): Promise<string> {
+  await page.setInputFiles(field(photo.picker), file);
   const handle = await page.waitForFunction(
     (sel) => (document.querySelector<HTMLInputElement>(sel)?.value ?? '') || false,
-    field(`image${index}`),
+    field(photo.target),
     { timeout: 15_000 },
   );
   return String(await handle.jsonValue());
 }
 
-/** Everything a valid request needs: text fields, brand choice, terms, both photos. Returns the stored file names. */
+/** The page's language and country, from its address (/<brand>/<locale>/<country>). */
+export function pageRoute(page: Page): { locale: Locale; country: string } {
+  const [, , locale, country] = new URL(page.url()).pathname.split('/');
+  return { locale, country };
+}
+
+/**
+ * Everything a valid request needs, made from the brand's form: each field by its control (typed, chosen,
+ * ticked), then every photo (the files in turn). Returns the photos' stored names, in form order.
+ */
 export async function fillValidForm(page: Page, brand: Brand, email: string, files?: PhotoFile[]): Promise<string[]> {
-  await fillValues(page, validValues(brand, email));
-  if (brand.brandField.mode === 'choice') await page.selectOption(field('brand'), brand.brandField.options.at(-1)!);
-  if (brand.variant === 'extended') await page.check(field('isAkkoord'));
-  const [one, two] = files ?? (await photoFiles());
-  return [await uploadPhoto(page, 1, one), await uploadPhoto(page, 2, two)];
+  for (const { name, control, value } of validSteps(brand, email, pageRoute(page))) {
+    if (control === 'text') await page.fill(field(name), String(value));
+    else if (control === 'select') await page.selectOption(field(name), String(value));
+    else if (value === true) await page.check(field(name));
+  }
+  const model = form(brand.variant);
+  const chosen = files ?? (await photoFiles());
+  const names: string[] = [];
+  for (const [i, photo] of model.photos.entries()) names.push(await uploadPhoto(page, photo, chosen[i % chosen.length]));
+  return names;
 }
 
 /** Answers uploads without the server (axe and layout checks need a filled form, not a stored photo). */

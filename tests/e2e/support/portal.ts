@@ -59,6 +59,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
       // The run's private copy of the spec's build (see global-setup.ts), else that build itself, and its brands.
       WEB_ROOT: process.env.E2E_WEB_ROOT ?? SPEC_BUILD.webRoot,
       BRANDS_DIR: SPEC_BUILD.brandsDir,
+      SCHEMAS_DIR: SPEC_BUILD.schemasDir,
       ADDRESS_LOOKUP_URL: pdok.url,
       SMTP_URL: '',
       // One browser walks many pages from one address: keep the limits out of the way.

@@ -2,17 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installSpecBrands } from '../../support/brand-folders';
+import { installSpecData } from '../../support/data-folders';
 import { ROOT } from './paths';
 
-/** What a checkout holds (minus dist/ and data/, and with the spec's brands); node_modules is linked, as after npm ci. */
-const PROJECT_PARTS = ['src', 'schemas', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'];
+/** What a checkout holds (minus dist/ and data/, and with the spec's brands and data); node_modules is linked, as after npm ci. */
+const PROJECT_PARTS = ['src', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'];
 
-/** A private copy of the project, with the spec's brands, that a test may change as a brand author would. */
+/** A private copy of the project, with the spec's brands, forms, languages and countries, that a test may change as a brand author would. */
 export function copyWholeProject(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'portal-project-'));
   for (const part of PROJECT_PARTS) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
-  installSpecBrands(dir);
+  installSpecData(dir);
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -24,10 +24,11 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts `npm <args>` in dir as its own process group, collecting what it prints. */
+/** Starts `npm <args>` in dir as its own process group, collecting what it prints; the copy's own brands/ and schemas/ unless `env` says otherwise. */
 export function runNpm(dir: string, args: string[], env: Record<string, string> = {}): Running {
   let output = '';
-  const child = spawn('npm', args, { cwd: dir, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { BRANDS_DIR: _brands, SCHEMAS_DIR: _schemas, ...inherited } = process.env;
+  const child = spawn('npm', args, { cwd: dir, env: { ...inherited, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   return {

@@ -2,8 +2,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PhotoField } from '../../../src/core/form-model';
 import type { Brand, Locale } from '../../../src/core/types';
-import { photoFiles, validValues } from '../../e2e/support/fixtures';
+import { photoFiles, validSteps } from '../../e2e/support/fixtures';
+import { form } from '../../support/portal-data';
 import { SUBMIT, field } from '../../e2e/support/form-page';
 import { boxOf } from './dom-reads';
 import type { Driver } from './driver';
@@ -48,18 +50,28 @@ export async function fillValues(page: Driver, values: Record<string, string>): 
   for (const [name, value] of Object.entries(values)) await page.fill(field(name), value);
 }
 
-/** Chooses a photo and waits until the server's file name is in the hidden image field. */
-export async function uploadPhoto(page: Driver, index: 1 | 2, path: string): Promise<string> {
-  await page.upload(field(`upload_${index}`), [path]);
-  return waitUntil(() => page.value(field(`image${index}`)), `photo ${index} to be stored`, 15_000);
+/** Chooses a photo in its picker and waits until the server's file name is in the photo's hidden target field. */
+export async function uploadPhoto(page: Driver, photo: PhotoField, path: string): Promise<string> {
+  await page.upload(field(photo.picker), [path]);
+  return waitUntil(() => page.value(field(photo.target)), `photo ${photo.picker} to be stored`, 15_000);
 }
 
-/** Every field a valid request needs, both photos included. Returns the stored file names. */
-export async function fillValidForm(page: Driver, brand: Brand, email: string, photos: TestFiles): Promise<string[]> {
-  await fillValues(page, validValues(brand, email));
-  if (brand.brandField.mode === 'choice') await page.selectOption(field('brand'), brand.brandField.options.at(-1)!);
-  if (brand.variant === 'extended') await page.click(field('isAkkoord'));
-  return [await uploadPhoto(page, 1, photos.jpeg), await uploadPhoto(page, 2, photos.png)];
+/**
+ * Every field a valid request needs, made from the brand's form, on the page /<brand>/<locale>/<country>:
+ * each field by its control (typed, chosen, ticked), then every photo (a JPEG and a PNG in turn).
+ * Returns the photos' stored names, in form order.
+ */
+export async function fillValidForm(page: Driver, brand: Brand, email: string, photos: TestFiles, route: { locale: Locale; country: string }): Promise<string[]> {
+  for (const { name, control, value } of validSteps(brand, email, route)) {
+    if (control === 'text') await page.fill(field(name), String(value));
+    else if (control === 'select') await page.selectOption(field(name), String(value));
+    else if (value === true) await page.click(field(name));
+  }
+  const model = form(brand.variant);
+  const files = [photos.jpeg, photos.png];
+  const names: string[] = [];
+  for (const [i, photo] of model.photos.entries()) names.push(await uploadPhoto(page, photo, files[i % files.length]));
+  return names;
 }
 
 /** What a press did: how far the control moved between down and up, and where its click landed. */

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app';
 import { ConfigError } from '../../../src/server/config';
 import type { ServiceDesk } from '../../../src/core/types';
+import { SPEC_SCHEMAS_DIR } from '../../support/data-folders';
 import { newWebhookSecret } from '../../support/webhook-receiver';
 import { brandsWith, buildTestApp, count, injectUpload, makeWebRoot, png, simpleRequest, testConfig } from '../helpers';
 
@@ -90,7 +91,7 @@ describe('PUBLIC_URL, the origin of the photo links webhooks carry', () => {
     const brandsDir = withWebhook({ url: 'https://tickets.example.com/hooks', secretEnv: 'ILVE_WEBHOOK_SECRET' });
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
       cwd: join(import.meta.dirname, '../../..'),
-      env: { PATH: process.env.PATH, DATA_DIR: join(root, 'data'), WEB_ROOT: makeWebRoot(join(root, 'web')), BRANDS_DIR: brandsDir, ILVE_WEBHOOK_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1' },
+      env: { PATH: process.env.PATH, DATA_DIR: join(root, 'data'), WEB_ROOT: makeWebRoot(join(root, 'web')), SCHEMAS_DIR: SPEC_SCHEMAS_DIR, BRANDS_DIR: brandsDir, ILVE_WEBHOOK_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1' },
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { form } from '../../support/portal-data';
 import { jpegWithGps, png, simpleRequest, startTestServer, type TestServer } from '../helpers';
 
 /**
@@ -54,7 +55,8 @@ export function formBody(values: Record<string, unknown>, photos: PhotoPart[] = 
 
 /** The simple form's values, without the photo names (the browser posts the photos themselves). */
 export function typedValues(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const { image1: _a, image2: _b, ...values } = simpleRequest('', '');
+  const values = simpleRequest('', '');
+  for (const { target } of form('simple').photos) delete values[target];
   return { ...values, ...overrides };
 }
 

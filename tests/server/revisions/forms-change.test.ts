@@ -10,7 +10,7 @@
  * the webhook), the exports, and last `erase --email`, which leaves nothing
  * of the person in the database's files, the mail files (decoded) or the photos.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -21,14 +21,13 @@ import type { FastifyInstance } from 'fastify';
 import { validateProject } from '../../../src/cli/validate/project';
 import { buildApp } from '../../../src/server/app';
 import { BACKEND } from '../../support/backend';
-import { installSpecBrands } from '../../support/brand-folders';
+import { installSpecData } from '../../support/data-folders';
 import { brandsWith } from '../../support/brands-with';
 import { freePort } from '../../support/free-port';
 import { checkpointedTableFiles, privatePostgres, type PrivatePostgres } from '../../support/private-postgres';
-import { editJson, SPEC_SCHEMAS_DIR } from '../../support/schema-folders';
 import { selfSignedCert } from '../../support/tls-cert';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
-import { requests, ROOT, storeEnv } from '../../cli/requests/run-requests';
+import { requests, storeEnv } from '../../cli/requests/run-requests';
 import { formBody, NO_SCRIPT_WEB_FILES, seedOf, typedValues } from '../no-script/no-script-support';
 import { extendedRequest, jpegWithGps, png, simpleRequest, submit, testConfig, until, uploadedName } from '../helpers';
 import { probeDatabase, type DatabaseProbe } from '../../support/database-probe';
@@ -42,6 +41,16 @@ const MOBILE = '0699887766';
 const MARKERS = ['revisionmarker', NAME.toLowerCase(), MOBILE];
 const NO_SCRIPT_ADDRESS = 'zonder-script-revisie@example.com';
 const REPLAY_KEY = 'forms-change-replay-key-1';
+
+type Json = Record<string, unknown>;
+
+/** Edits one JSON file of the schemas folder as a person does in an editor: read, change, write back. */
+function editJson(dir: string, file: string, change: (data: Json) => void): void {
+  const path = join(dir, file);
+  const data = JSON.parse(readFileSync(path, 'utf8')) as Json;
+  change(data);
+  writeFileSync(path, `${JSON.stringify(data, null, 2)}\n`);
+}
 
 /** The edits, as a brand owner makes them in schemas/ (each passes npm run validate). */
 function changeForms(schemas: string): void {
@@ -146,9 +155,7 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
   const allSent = () => until(async () => (await sql.all('SELECT id FROM outbox WHERE sent_at IS NULL')).length === 0, 'every delivery sent');
 
   beforeAll(async () => {
-    cpSync(SPEC_SCHEMAS_DIR, schemas, { recursive: true });
-    cpSync(join(ROOT, 'schemas/brand.schema.json'), join(schemas, 'brand.schema.json'));
-    installSpecBrands(project);
+    installSpecData(project);
     tls = selfSignedCert();
     const secret = newWebhookSecret();
     receiver = await startWebhookReceiver(secret, tls);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fr from '../../../schemas/i18n/fr.json';
-import nl from '../../../schemas/i18n/nl.json';
+import fr from '../../fixtures/schemas/spec/i18n/fr.json';
+import nl from '../../fixtures/schemas/spec/i18n/nl.json';
 import { shapeRequest } from '../../../src/core/payload';
 import type { Locale, Variant } from '../../../src/core/types';
 import { loadFormValidation } from '../../../src/web/form/validation';

@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { taggedText, untagged } from '../../../src/web/i18n/tagged-text';
-import fr from '../../../schemas/i18n/fr.json';
-import nl from '../../../schemas/i18n/nl.json';
+import fr from '../../fixtures/schemas/spec/i18n/fr.json';
+import nl from '../../fixtures/schemas/spec/i18n/nl.json';
 
 const link = (inner: string) => <a href="https://example.com/privacy">{inner}</a>;
 

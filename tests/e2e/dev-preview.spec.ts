@@ -1,0 +1,103 @@
+/**
+ * `npm run dev` follows every data file, as a brand owner edits them (in a
+ * private copy of the project, in Chromium): a mistake in a form file, the
+ * shared fields, a language file or countries.json shows validate's message
+ * over the page within 2 s of saving, also after a reload; the fix brings the
+ * page back; a valid change (a label, a new field) shows without a restart.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port';
+import { launchChromium, openPage, reloadPage } from './support/browser';
+import { copyWholeProject, runNpm, waitForUrl, type Running } from './support/project-copy';
+
+describe('npm run dev follows the forms, texts and countries', () => {
+  let project: ReturnType<typeof copyWholeProject>;
+  let dev: Running;
+  let browser: Browser;
+  let page: Page;
+  const file = (name: string) => join(project.dir, 'schemas', name);
+
+  beforeAll(async () => {
+    project = copyWholeProject();
+    browser = await launchChromium();
+    const port = await freePort();
+    const devUrl = `http://127.0.0.1:${port}`;
+    dev = runNpm(project.dir, ['run', 'dev', '--', '--port', String(port), '--strictPort', '--host', '127.0.0.1']);
+    await waitForUrl(devUrl, dev, 90_000);
+    ({ page } = await openPage(browser));
+    await page.goto(`${devUrl}/ilve/nl/be`);
+    await formShown();
+  }, 180_000);
+  afterAll(async () => {
+    await dev?.stop();
+    await browser?.close();
+    project?.remove();
+  });
+
+  const overlayText = () => page.locator('vite-error-overlay').evaluate((el) => el.shadowRoot?.textContent ?? '').catch(() => '');
+  const formShown = () => page.getByRole('button', { name: 'Verzenden' }).waitFor({ timeout: 60_000 });
+
+  /** Writes the file and waits for the overlay to say `message`; returns how long that took (ms). */
+  async function breakAndRead(path: string, text: string, message: string): Promise<number> {
+    const saved = Date.now();
+    writeFileSync(path, text);
+    await expect.poll(overlayText, { timeout: 30_000, interval: 50 }).toContain(message);
+    return Date.now() - saved;
+  }
+
+  const mistakes: [what: string, name: string, broken: (text: string) => string, message: string][] = [
+    ['a form file that is not JSON', 'forms/simple.ui.json', (text) => text.replace('"ui:options": {', '"ui:options": {,'), 'schemas/forms/simple.ui.json line'],
+    ['a widget the form does not have', 'forms/simple.ui.json', (text) => text.replace('"ui:widget": "textarea"', '"ui:widget": "richtext"'),
+      'schemas/forms/simple.ui.json /description/ui:widget: "richtext" is not a widget the form has'],
+    ['a form schema whose field refers to no shared field', 'forms/simple.schema.json', (text) => text.replace('fields.json#/definitions/city', 'fields.json#/definitions/town'),
+      'schemas/forms/simple.schema.json /properties/city'],
+    ['a shared field that is not JSON', 'forms/fields.json', (text) => text.replace('"definitions": {', '"definitions": {{'), 'schemas/forms/fields.json line'],
+    ['a language file without its name', 'i18n/fr.json', (text) => text.replace('"name": "Français"', '"name": ""'), 'schemas/i18n/fr.json /language/name'],
+    ['countries.json with a pattern that is none', 'countries.json', (text) => text.replace('"^[0-9]{4}$"', '"^[0-9]{4$("'), 'schemas/countries.json /countries/be/postalCode'],
+  ];
+
+  it.each(mistakes)('%s: validate’s message over the page within 2 s, also after a reload; the fix brings the page back', async (_what, name, broken, message) => {
+    const original = readFileSync(file(name), 'utf8');
+    const changed = broken(original);
+    expect(changed).not.toBe(original);
+    try {
+      expect(await breakAndRead(file(name), changed, message)).toBeLessThan(2000);
+      await reloadPage(page);
+      await expect.poll(overlayText, { timeout: 30_000 }).toContain(message);
+    } finally {
+      writeFileSync(file(name), original);
+    }
+    await page.locator('vite-error-overlay').waitFor({ state: 'detached', timeout: 30_000 });
+    await formShown();
+  });
+
+  it('a changed label and a new field show on the page without a restart', async () => {
+    const texts = readFileSync(file('i18n/nl.json'), 'utf8');
+    const schema = readFileSync(file('forms/simple.schema.json'), 'utf8');
+    const ui = readFileSync(file('forms/simple.ui.json'), 'utf8');
+    try {
+      const nl = JSON.parse(texts);
+      nl.fields.serial_number = 'Serienummer (op het typeplaatje)';
+      nl.fields.colour = 'Kleur van het apparaat';
+      writeFileSync(file('i18n/nl.json'), JSON.stringify(nl, null, 2));
+      await page.getByText('Serienummer (op het typeplaatje)').waitFor({ timeout: 30_000 });
+
+      const form = JSON.parse(schema);
+      form.properties.colour = { type: 'string', maxLength: 30, plainText: 'line', title: 'Colour' };
+      const layout = JSON.parse(ui);
+      layout['ui:options'].sections.find((s: { id: string }) => s.id === 'device').fields.push('colour');
+      writeFileSync(file('forms/simple.ui.json'), JSON.stringify(layout, null, 2));
+      writeFileSync(file('forms/simple.schema.json'), JSON.stringify(form, null, 2));
+      await page.getByLabel('Kleur van het apparaat').waitFor({ timeout: 30_000 });
+    } finally {
+      writeFileSync(file('forms/simple.schema.json'), schema);
+      writeFileSync(file('forms/simple.ui.json'), ui);
+      writeFileSync(file('i18n/nl.json'), texts);
+    }
+    await page.getByText('Serienummer', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Kleur van het apparaat').count()).toBe(0);
+  });
+});

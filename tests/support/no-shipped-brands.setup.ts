@@ -1,4 +1,0 @@
-// setupFiles of every vitest config: see no-shipped-brands.ts.
-import { guardShippedBrands } from './no-shipped-brands';
-
-guardShippedBrands();
