@@ -150,14 +150,23 @@ function referenceProblems(file: string, node: unknown, path: (string | number)[
   return [...own, ...Object.entries(node).flatMap(([key, value]) => referenceProblems(file, value, [...path, key]))];
 }
 
+/** Why each schema recently checked does not compile ('' where it does): `npm run dev` checks again on every save, mostly of other files. */
+const compileVerdicts = new Map<string, string>();
+
 function compileProblem(file: string, schema: FormSchema, postalCodes: Record<string, string>): Problem | undefined {
-  try {
-    createRepairAjv({ postalCodes }).compile(schema);
-    return undefined;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { file, pointer: '', message: `this form schema does not compile, so the form cannot be built. A developer should look at it: ${reason}` };
+  const key = JSON.stringify([schema, postalCodes]);
+  let reason = compileVerdicts.get(key);
+  if (reason === undefined) {
+    try {
+      createRepairAjv({ postalCodes }).compile(schema);
+      reason = '';
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+    }
+    compileVerdicts.set(key, reason);
+    if (compileVerdicts.size > 16) compileVerdicts.delete(compileVerdicts.keys().next().value!);
   }
+  return reason === '' ? undefined : { file, pointer: '', message: `this form schema does not compile, so the form cannot be built. A developer should look at it: ${reason}` };
 }
 
 /** Exported for tests: the references a uiSchema makes to its form schema's fields, and the names it uses. */
