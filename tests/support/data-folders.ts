@@ -27,6 +27,9 @@ export const SHIPPED_SCHEMAS_DIR = join(ROOT, 'schemas');
 /** The rules of a brand file: the portal's own, not data a brand owner changes; tests may read it where it is. */
 export const BRAND_SCHEMA_FILE = join(SHIPPED_SCHEMAS_DIR, 'brand.schema.json');
 
+/** The portal's rules beside the data in schemas/ (what a brand, form, uiSchema or language file may say): product, not data. */
+export const RULE_FILES = ['brand.schema.json', 'form.schema.json', 'form-ui.schema.json', 'language.schema.json'] as const;
+
 /** The spec's data as SCHEMAS_DIR and BRANDS_DIR say it to a server, a build or a command. */
 export const SPEC_DATA_ENV = { BRANDS_DIR: SPEC_BRANDS_DIR, SCHEMAS_DIR: SPEC_SCHEMAS_DIR } as const;
 
@@ -45,12 +48,12 @@ export function installSpecBrands(projectDir: string): void {
   }
 }
 
-/** Makes schemas/ of a copy of the project hold the spec's forms, languages and countries, beside the brand schema. */
+/** Makes schemas/ of a copy of the project hold the spec's forms, languages and countries, beside the portal's rule files (brand.schema.json, the editors' schemas). */
 export function installSpecSchemas(projectDir: string): void {
   const schemasDir = join(projectDir, 'schemas');
   mkdirSync(schemasDir, { recursive: true });
   for (const part of ['forms', 'i18n', 'countries.json']) cpSync(join(SPEC_SCHEMAS_DIR, part), join(schemasDir, part), { recursive: true });
-  cpSync(BRAND_SCHEMA_FILE, join(schemasDir, 'brand.schema.json'));
+  for (const rules of RULE_FILES) cpSync(join(SHIPPED_SCHEMAS_DIR, rules), join(schemasDir, rules));
 }
 
 /** A copy of the project's data as the spec has it: brands/ and schemas/ of projectDir. */

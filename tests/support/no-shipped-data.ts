@@ -1,7 +1,8 @@
 /**
  * Every vitest config's setup file (and, as a Vite plugin, its import
  * guard): a test that reads the shipped data (brands/, and schemas/ but for
- * the brand schema) fails, naming the file. Tests take brands from
+ * the portal's own rule files beside the data: brand.schema.json and the
+ * editors' schemas of forms, uiSchemas and languages) fails, naming the file. Tests take brands from
  * tests/fixtures/brands/ and forms, languages and countries from
  * tests/fixtures/schemas/ (support/data-folders.ts), so data added, changed or
  * removed by a brand owner never turns `npm test` red. What a test spawns is
@@ -12,13 +13,15 @@
  */
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { resolve, sep } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { BRAND_SCHEMA_FILE, SHIPPED_BRANDS_DIR, SHIPPED_SCHEMAS_DIR } from './data-folders.ts';
+import { RULE_FILES, SHIPPED_BRANDS_DIR, SHIPPED_SCHEMAS_DIR } from './data-folders.ts';
 
 const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(dir + sep);
-const isShippedData = (path: string): boolean => path !== BRAND_SCHEMA_FILE && (inside(path, SHIPPED_BRANDS_DIR) || inside(path, SHIPPED_SCHEMAS_DIR));
+/** schemas/<name>.schema.json: rules of the product (what a brand, form or language file may say), not data a brand owner edits. */
+const isRuleFile = (path: string): boolean => dirname(path) === SHIPPED_SCHEMAS_DIR && (RULE_FILES as readonly string[]).includes(basename(path));
+const isShippedData = (path: string): boolean => !isRuleFile(path) && (inside(path, SHIPPED_BRANDS_DIR) || inside(path, SHIPPED_SCHEMAS_DIR));
 
 const refusal = (path: string) =>
   new Error(
@@ -26,7 +29,7 @@ const refusal = (path: string) =>
       'tests/fixtures/schemas/ (tests/support/data-folders.ts), so that changing the shipped data never turns npm test red',
   );
 
-/** Throws when `path` (a string or file: URL, relative to the working directory) lies in brands/ or schemas/ (the brand schema apart). */
+/** Throws when `path` (a string or file: URL, relative to the working directory) lies in brands/ or schemas/ (the rule files apart). */
 export function refuseShippedData(path: unknown): void {
   const text = path instanceof URL ? (path.protocol === 'file:' ? fileURLToPath(path) : undefined) : typeof path === 'string' ? path : undefined;
   if (text !== undefined && isShippedData(resolve(text))) throw refusal(resolve(text));
