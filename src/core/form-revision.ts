@@ -65,6 +65,19 @@ export function formRevision(model: Pick<FormModel, 'variant' | 'schema' | 'uiSc
   return { variant: model.variant, schema: model.schema, uiSchema: model.uiSchema, texts };
 }
 
+/**
+ * Whether a stored request could have been sent with `model`: it holds only the form's request
+ * fields, every one the form requires, and a text in the customer's e-mail field. A request stored
+ * before revisions were kept is given a revision only where it fits one; else its form is unknown.
+ */
+export function fitsForm(model: Pick<FormModel, 'schema' | 'requestFields' | 'roles'>, request: Readonly<Record<string, unknown>>): boolean {
+  const fields = new Set(model.requestFields);
+  if (!Object.keys(request).every((name) => fields.has(name))) return false;
+  if (!model.schema.required.filter((name) => fields.has(name)).every((name) => request[name] !== undefined)) return false;
+  const customer = model.roles['customer-email'];
+  return customer === undefined || typeof request[customer] === 'string';
+}
+
 /** The revision's form: roles, photos and fields as they were. */
 export const revisionModel = (revision: FormRevision): FormModel => formModel(revision.variant, revision.schema, revision.uiSchema);
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formRevision, revisionLanguages, revisionModel, type FormRevision } from '../../core/form-revision';
+import { fitsForm, formRevision, revisionLanguages, revisionModel, type FormRevision } from '../../core/form-revision';
 import type { FormModel } from '../../core/form-model';
 import type { Languages } from '../../core/texts';
 import type { Variant } from '../../core/types';
@@ -17,7 +17,12 @@ export interface RequestForm {
 export interface StoredForm {
   variant: string;
   form_revision: string | null;
+  /** The request as JSON: a request stored without a revision is read by a form only if it fits it. */
+  payload: string;
 }
+
+/** Requests given a revision per page, at start. */
+const PAGE = 500;
 
 /** JSON with every object's keys in order: the same content is the same text, and so the same id, on every instance. */
 export function canonicalJson(value: unknown): string {
@@ -60,21 +65,45 @@ export class FormRevisions {
     return found.id;
   }
 
-  /** Stores today's revisions (the server, at start); requests stored without one get theirs. How many did. */
-  register(storage: Pick<Storage, 'registerFormRevisions'>, now = Date.now()): Promise<number> {
-    return storage.registerFormRevisions([...this.today.values()], now);
+  /**
+   * Stores today's revisions (the server, at start), then gives each request stored without one (before
+   * version 8, or by an older release's instance during an upgrade) a stored revision of its form that
+   * it fits: today's first, then the newest. One that fits none keeps none: its form is unknown, and it
+   * is read as such (any address in it counts as the customer's; it is exported as stored). How many got one.
+   */
+  async register(storage: Pick<Storage, 'registerFormRevisions' | 'allFormRevisions' | 'unrevisedRequests' | 'adoptFormRevision'>, now = Date.now()): Promise<number> {
+    await storage.registerFormRevisions([...this.today.values()], now);
+    const todayIds = new Set([...this.today.values()].map((r) => r.id));
+    // Newest first (the store lists them oldest first), today's before all (a stable sort keeps the rest in order).
+    const candidates = (await storage.allFormRevisions())
+      .reverse()
+      .map((row) => ({ id: row.id, variant: row.variant, model: revisionModel(JSON.parse(row.definition) as FormRevision), today: todayIds.has(row.id) }))
+      .sort((a, b) => Number(b.today) - Number(a.today));
+    let adopted = 0;
+    for (let after = 0; ; ) {
+      const page = await storage.unrevisedRequests(after, PAGE);
+      const byRevision = new Map<string, number[]>();
+      for (const request of page) {
+        const payload = JSON.parse(request.payload) as Record<string, unknown>;
+        const fit = candidates.find((c) => c.variant === request.variant && fitsForm(c.model, payload));
+        if (fit) byRevision.set(fit.id, [...(byRevision.get(fit.id) ?? []), request.id]);
+      }
+      for (const [revision, ids] of byRevision) adopted += await storage.adoptFormRevision(revision, ids);
+      if (page.length < PAGE) return adopted;
+      after = page[page.length - 1].id;
+    }
   }
 
   /**
-   * The form a stored request was sent with. A request stored without a revision (before version 8,
-   * not yet given one by a server's start) is read by today's form of its variant; undefined when
-   * that is gone too.
+   * The form a stored request was sent with. A request stored without a revision (one that fits none
+   * stored, or one not yet given one by a server's start) is read by today's form of its variant if it
+   * fits it; else its form is unknown (undefined).
    */
   async of(request: StoredForm): Promise<RequestForm | undefined> {
     const id = request.form_revision;
     if (id === null) {
       const model = this.data.forms.get(request.variant);
-      return model && { model, languages: this.data.languages };
+      return model && fitsForm(model, JSON.parse(request.payload) as Record<string, unknown>) ? { model, languages: this.data.languages } : undefined;
     }
     let found = this.read.get(id);
     if (!found) {

@@ -3,9 +3,9 @@ import type { Migration } from './migrate';
 /**
  * Version 8 on both backends, the same SQL: each request keeps the revision of the form it was sent
  * with, stored once per distinct content, so every later reader (show, erase, export, redeliver, a
- * replay, the confirmation) reads it as it was sent. Rows of before get their variant's revision of
- * the day when a server of this version starts (queries/form-revisions.ts); the partial index finds
- * them without reading the rest.
+ * replay, the confirmation) reads it as it was sent. Rows of before get, when a server of this
+ * version starts, a stored revision of their variant that they fit (revisions/form-revisions.ts);
+ * the partial index finds them without reading the rest.
  */
 export const FORM_REVISIONS: Migration = {
   version: 8,

@@ -54,13 +54,16 @@ export interface Storage {
   /** Starts what stores requests (SQLite's writer thread, or PostgreSQL's pool itself). */
   openWriter(policy: WritePolicy): Promise<RequestWriter>;
 
-  /**
-   * Keeps these revisions of today's forms (a revision stored already stays as it is) and gives
-   * every request stored without a revision its variant's; how many requests got one.
-   */
-  registerFormRevisions(revisions: readonly Omit<FormRevisionRow, 'created_at'>[], now: number): Promise<number>;
+  /** Keeps these revisions of today's forms (a revision stored already stays as it is). */
+  registerFormRevisions(revisions: readonly Omit<FormRevisionRow, 'created_at'>[], now: number): Promise<void>;
   /** The stored revisions of these ids (those there are). */
   formRevisions(ids: readonly string[]): Promise<FormRevisionRow[]>;
+  /** Every stored revision, oldest first. */
+  allFormRevisions(): Promise<FormRevisionRow[]>;
+  /** Requests stored without a revision (before version 8, or by an older release's instance), by id after `afterId`. */
+  unrevisedRequests(afterId: number, limit: number): Promise<StoredRequest[]>;
+  /** Gives these requests the revision, where they still have none; how many it gave one. */
+  adoptFormRevision(revision: string, ids: readonly number[]): Promise<number>;
 
   /** Rejects when the database does not answer. */
   ping(): Promise<void>;

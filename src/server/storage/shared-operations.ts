@@ -1,6 +1,6 @@
 import type { ErasedRows, Storage } from './port';
 import { deliveriesSince, outboxFigures, requeue, requeueFailed, undelivered } from './queries/outbox';
-import { formRevisions, registerFormRevisions } from './queries/form-revisions';
+import { adoptFormRevision, allFormRevisions, formRevisions, registerFormRevisions, unrevisedRequests } from './queries/form-revisions';
 import { deliveriesOf, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest } from './queries/privacy';
 import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
 
@@ -13,7 +13,7 @@ export interface BackendParts {
 
 type SharedOperations = Pick<
   Storage,
-  | 'registerFormRevisions' | 'formRevisions' | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'requeueFailed' | 'outboxFigures' | 'deliveriesSince'
+  | 'registerFormRevisions' | 'formRevisions' | 'allFormRevisions' | 'unrevisedRequests' | 'adoptFormRevision' | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'requeueFailed' | 'outboxFigures' | 'deliveriesSince'
   | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'photosOfRequests' | 'deliveriesOf' | 'mailsByLimitKey' | 'rewriteRequest' | 'rewriteMail'
 >;
 
@@ -22,6 +22,9 @@ export function sharedOperations({ db, removePhotoBytes }: BackendParts): Shared
   return {
     registerFormRevisions: (revisions, now) => registerFormRevisions(db, revisions, now),
     formRevisions: (ids) => formRevisions(db, ids),
+    allFormRevisions: () => allFormRevisions(db),
+    unrevisedRequests: (afterId, limit) => unrevisedRequests(db, afterId, limit),
+    adoptFormRevision: (revision, ids) => adoptFormRevision(db, revision, ids),
     ping: async () => void (await db.selectFrom('schema_migrations').select('version').limit(1).execute()),
     requestByKey: (key, brand) => requestByKey(db, key, brand),
     requestByReference: (reference) => requestByReference(db, reference),

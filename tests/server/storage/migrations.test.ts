@@ -18,6 +18,7 @@ import { SQLITE_MIGRATIONS, SQLITE_PLAN } from '../../../src/server/storage/sqli
 import { mailboxOf } from '../../../src/core/mailbox';
 import { FormRevisions } from '../../../src/server/revisions/form-revisions';
 import { portal } from '../../support/portal-data';
+import { extendedRequest, simpleRequest } from '../../fixtures/requests';
 import { BACKEND, backendEnv } from '../../support/backend';
 import { probeDatabase, type DatabaseProbe } from '../../support/database-probe';
 
@@ -121,22 +122,29 @@ describe('versioned migrations (the backend under test)', () => {
     expect(due).toEqual([5000, 1000, 1000, null]);
   });
 
-  it('gives requests stored before form revisions (version 8) the revision of their form at the next start; one of a form gone keeps none', async () => {
+  it('gives requests stored before form revisions (version 8) the revision of their form at the next start, only where they fit it; one of a form gone or changed keeps none', async () => {
     const { db, plan, look } = await atVersion(7);
-    await look.run("INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (2, 'ref-2', 'acme', 'retired', 'nl', '{}', 'h', 0)");
+    const insert = (id: number, variant: string, payload: Record<string, unknown>) =>
+      look.run(`INSERT INTO requests (id, reference, brand, variant, locale, payload, payload_hash, created_at) VALUES (?, ?, 'acme', ?, 'nl', ?, 'h', 0)`, [id, `ref-${id}`, variant, JSON.stringify(payload)]);
+    await look.run('UPDATE requests SET payload = ? WHERE id = 1', [JSON.stringify(simpleRequest('a.jpg', 'b.jpg'))]);
+    await insert(2, 'retired', simpleRequest('a.jpg', 'b.jpg'));
+    // Sent with a simple form that had other fields than today's: today's form would misread it.
+    await insert(3, 'simple', extendedRequest('a.jpg', 'b.jpg'));
     expect(await migrate(db, plan)).toEqual([8]);
     const revisionOf = async () => (await look.all<{ form_revision: string | null }>('SELECT form_revision FROM requests ORDER BY id')).map((r) => r.form_revision);
-    expect(await revisionOf()).toEqual([null, null]);
+    expect(await revisionOf()).toEqual([null, null, null]);
 
     const storage = await openStorage({ ...look.where, databasePoolSize: 2 });
     cleanup.push(() => storage.close());
     const forms = new FormRevisions(portal, storage);
     expect(await forms.register(storage)).toBe(1);
-    expect(await revisionOf()).toEqual([forms.currentId('simple'), null]);
+    expect(await revisionOf()).toEqual([forms.currentId('simple'), null, null]);
     // Stored once, whichever instance starts next: a second start adds nothing.
     expect(await forms.register(storage)).toBe(0);
     expect(await look.all('SELECT variant FROM form_revisions ORDER BY variant')).toEqual([...portal.forms.keys()].sort().map((variant) => ({ variant })));
-    expect((await forms.of({ variant: 'simple', form_revision: forms.currentId('simple') }))?.model).toBe(portal.forms.get('simple'));
+    expect((await forms.of({ variant: 'simple', form_revision: forms.currentId('simple'), payload: '{}' }))?.model).toBe(portal.forms.get('simple'));
+    // The one that fits no form is read as a request of an unknown form, not through today's.
+    expect(await forms.of({ variant: 'simple', form_revision: null, payload: JSON.stringify(extendedRequest('a.jpg', 'b.jpg')) })).toBeUndefined();
   });
 
   it.runIf(BACKEND === 'postgres')('lets instances that start together migrate one after the other', async () => {

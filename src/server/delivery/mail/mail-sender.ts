@@ -36,7 +36,7 @@ export function mailSender(transport: MailTransport, { brands, forms, fromAddres
     const desk = delivery.kind === 'desk';
     const deskLanguage = brand?.serviceDesk.language ?? FALLBACK_LOCALE;
     // The desk's mail needs its form to find the customer's address and the photos: the one the request was sent with.
-    const form = desk ? await forms.of({ variant: delivery.variant, form_revision: delivery.formRevision }) : undefined;
+    const form = desk ? await forms.of({ variant: delivery.variant, form_revision: delivery.formRevision, payload: delivery.payload }) : undefined;
     if (desk && !form) throw new DeliveryError(`request ${delivery.reference} was sent with the form variant "${delivery.variant}", which schemas/forms no longer has`);
     await transport.deliver({
       id: delivery.id,

@@ -69,7 +69,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     const brand = options.brands.get(delivery.brand);
     const signer = options.signers.get(delivery.brand);
     if (!brand || !signer) throw new DeliveryError(`brand ${delivery.brand} has no webhook any more`, true);
-    const languages = await options.forms.languagesOf({ variant: delivery.variant, form_revision: delivery.formRevision });
+    const languages = await options.forms.languagesOf({ variant: delivery.variant, form_revision: delivery.formRevision, payload: delivery.payload });
     const now = new Date();
     const body = webhookBody(delivery.body, options.links, { languages, language: brand.serviceDesk.language }, now.getTime());
     const id = `msg_${delivery.messageId}`;

@@ -1,31 +1,14 @@
-import type { FormRevisionRow } from '../records';
-import type { Db } from './requests';
+import type { FormRevisionRow, StoredRequest } from '../records';
+import { REQUEST_COLUMNS, type Db } from './requests';
 
-/**
- * Keeps the revisions of today's forms (one row per distinct content, whoever stored it first), and
- * gives each request stored without one its variant's revision: rows of before version 8, or of an
- * instance of an older release still running during an upgrade. Returns how many requests it gave one.
- */
-export async function registerFormRevisions(db: Db, revisions: readonly Omit<FormRevisionRow, 'created_at'>[], now: number): Promise<number> {
-  if (revisions.length === 0) return 0;
-  return db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('form_revisions')
-      .values(revisions.map((r) => ({ ...r, created_at: now })))
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    let adopted = 0;
-    for (const { id, variant } of revisions) {
-      const { numUpdatedRows } = await tx
-        .updateTable('requests')
-        .set({ form_revision: id })
-        .where('form_revision', 'is', null)
-        .where('variant', '=', variant)
-        .executeTakeFirst();
-      adopted += Number(numUpdatedRows);
-    }
-    return adopted;
-  });
+/** Keeps these revisions of forms (one row per distinct content, whoever stored it first). */
+export async function registerFormRevisions(db: Db, revisions: readonly Omit<FormRevisionRow, 'created_at'>[], now: number): Promise<void> {
+  if (revisions.length === 0) return;
+  await db
+    .insertInto('form_revisions')
+    .values(revisions.map((r) => ({ ...r, created_at: now })))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
 }
 
 export function formRevisions(db: Db, ids: readonly string[]): Promise<FormRevisionRow[]> {
@@ -35,4 +18,16 @@ export function formRevisions(db: Db, ids: readonly string[]): Promise<FormRevis
 /** Every revision, oldest first (the move to PostgreSQL copies them before the requests that name them). */
 export function allFormRevisions(db: Db): Promise<FormRevisionRow[]> {
   return db.selectFrom('form_revisions').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
+/** Requests stored without a revision, by id after `afterId` (the partial index requests_unrevised finds them). */
+export function unrevisedRequests(db: Db, afterId: number, limit: number): Promise<StoredRequest[]> {
+  return db.selectFrom('requests').select(REQUEST_COLUMNS).where('form_revision', 'is', null).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}
+
+/** Gives these requests a revision, where they still have none; how many it gave one. */
+export async function adoptFormRevision(db: Db, revision: string, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { numUpdatedRows } = await db.updateTable('requests').set({ form_revision: revision }).where('form_revision', 'is', null).where('id', 'in', ids).executeTakeFirst();
+  return Number(numUpdatedRows);
 }

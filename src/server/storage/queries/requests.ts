@@ -4,7 +4,7 @@ import type { PortalDatabase } from '../schema';
 
 export type Db = Kysely<PortalDatabase>;
 
-const REQUEST_COLUMNS = ['id', 'reference', 'brand', 'variant', 'locale', 'payload', 'idempotency_key', 'payload_hash', 'created_at', 'form_revision'] as const;
+export const REQUEST_COLUMNS = ['id', 'reference', 'brand', 'variant', 'locale', 'payload', 'idempotency_key', 'payload_hash', 'created_at', 'form_revision'] as const;
 
 export function requestByKey(db: Db, key: string, brand: string): Promise<StoredRequest | undefined> {
   return db.selectFrom('requests').select(REQUEST_COLUMNS).where('idempotency_key', '=', key).where('brand', '=', brand).executeTakeFirst();
