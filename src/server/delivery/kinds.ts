@@ -34,9 +34,9 @@ export function deliveryId(reference: string, kind: DeliveryKind): string {
  * A delivery of `kind` for the request `reference` to queue with it: its channel follows from the kind, and an
  * unverified address counts against the mail limit under the mailbox it reaches (customer and dealer mails alike).
  */
-export function queued(kind: DeliveryKind, reference: string, to: string, subject: string, text: string): QueuedDelivery {
+export function queued(kind: DeliveryKind, reference: string, to: string, subject: string, text: string, language: string): QueuedDelivery {
   const { channel, unverified } = KINDS[kind];
-  return { kind, channel, to, subject, text, messageId: deliveryId(reference, kind), ...(unverified ? { limitKey: mailboxOf(to) } : {}) };
+  return { kind, channel, to, subject, text, language, messageId: deliveryId(reference, kind), ...(unverified ? { limitKey: mailboxOf(to) } : {}) };
 }
 
 /** A failed attempt; `permanent` ends the retries, `retryAfterMs` is the receiver's wish. */

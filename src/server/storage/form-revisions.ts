@@ -5,7 +5,7 @@ import type { Migration } from './migrate';
  * with, stored once per distinct content, so every later reader (show, erase, export, redeliver, a
  * replay, the confirmation) reads it as it was sent. Rows of before get, when a server of this
  * version starts, a stored revision of their variant that they fit (revisions/form-revisions.ts);
- * the partial index finds them without reading the rest.
+ * the partial index finds them without reading the rest. Each delivery keeps the language it was written in.
  */
 export const FORM_REVISIONS: Migration = {
   version: 8,
@@ -19,5 +19,8 @@ export const FORM_REVISIONS: Migration = {
 )`,
     'ALTER TABLE requests ADD COLUMN form_revision TEXT',
     'CREATE INDEX requests_unrevised ON requests(variant) WHERE form_revision IS NULL',
+    // The language a delivery was written in: its attachments' names and Content-Language stay those of its text
+    // when the brand's desk language changes before it is sent or redelivered. Null: queued before version 8.
+    'ALTER TABLE outbox ADD COLUMN language TEXT',
   ],
 };

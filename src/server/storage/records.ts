@@ -19,6 +19,8 @@ export interface QueuedDelivery {
   messageId: string;
   /** Not sent before this time (a mail held back by the brand's mail cap); undefined: at once. */
   notBefore?: number;
+  /** The language its text is written in: its attachments are named and its Content-Language set in it when sent. */
+  language: string;
 }
 
 /** A validated request, ready to store. */
@@ -85,6 +87,8 @@ export interface DueDelivery {
   payload: string;
   /** The revision of the form it was sent with: its fields, roles and photos as they were. */
   formRevision: string | null;
+  /** The language its text was written in; null: queued before version 8 (the desk's of today, or the request's). */
+  language: string | null;
 }
 
 /** What an attempt changes in its row: delivered, or the next try (and whether that ends the retries). */

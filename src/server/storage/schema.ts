@@ -80,6 +80,8 @@ export interface OutboxTable {
    * before version 7, or queued by an instance of an older release still running during an upgrade.
    */
   due_at: number | null;
+  /** The language its text is in (the desk's or the customer's); null: queued before version 8. */
+  language: string | null;
 }
 
 export interface SchemaMigrationsTable {

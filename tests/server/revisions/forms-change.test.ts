@@ -3,7 +3,8 @@
  * brand owner edits the forms as data (every edit one that `npm run validate`
  * accepts): the customer's e-mail field renamed (its role kept), a field
  * removed, a photo's target renamed with its attachment name, `personal`
- * moved, a required field added, the dealer's field renamed. The server
+ * moved, a required field added, the dealer's field renamed; and the desk's
+ * language changes in the brand file. The server
  * restarts on the same store with the new forms, and every reader of the old
  * requests reads them as they were sent: `show --email`, an exact replay, the
  * confirmation after a post without scripts, `redeliver` (the desk's mail and
@@ -206,6 +207,10 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
     app = undefined;
     changeForms(schemas);
     expect(validateProject(project).problems).toEqual([]);
+    // And Ilve's desk now reads French: what was written in Dutch stays Dutch when sent again.
+    editJson(brandsDir, 'ilve.json', (brand) => {
+      (brand.serviceDesk as { language: string }).language = 'fr';
+    });
     await start();
   }, 180_000);
 
@@ -245,7 +250,7 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
     expect(seedOf(await page.text()).seed.sentTo).toBe(NO_SCRIPT_ADDRESS);
   });
 
-  it('redelivers the desk mail and the webhook the original delivery had: Reply-To, attachments and their names', async () => {
+  it('redelivers the desk mail and the webhook the original delivery had: Reply-To, attachments and their names, in the language it was written in', async () => {
     const before = receiver.received.filter((w) => w.event.data.reference === own.reference).length;
     const since = Date.now();
     const run = await staff(['redeliver', own.reference]);
@@ -267,6 +272,7 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
     expect(names(again)).toEqual(names(deskMailBefore));
     expect(names(again)).toEqual([`${own.reference}-typeplaatje.jpg`, `${own.reference}-aankoopbon.png`]);
     expect(again.text).toBe(deskMailBefore.text);
+    expect(again.headers.get('content-language')).toBe('nl');
 
     const hook = await receiver.waitFor((w) => w.event.data.reference === own.reference && receiver.received.filter((x) => x.event.data.reference === own.reference).indexOf(w) >= before);
     const photos = hook.event.data.photos as { field: string; fileName: string }[];

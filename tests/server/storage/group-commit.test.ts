@@ -78,7 +78,7 @@ describe('request writer (the backend under test)', () => {
       ],
       idempotencyKey,
       reference,
-      deliveries: [{ kind: 'confirmation', channel: 'mail', to: 'klant@example.com', subject: 's', text: 't', limitKey: 'klant@example.com', messageId: `${reference}.confirmation` }],
+      deliveries: [{ kind: 'confirmation', channel: 'mail', to: 'klant@example.com', subject: 's', text: 't', language: 'nl', limitKey: 'klant@example.com', messageId: `${reference}.confirmation` }],
     };
   };
 

@@ -55,6 +55,7 @@ const mail = (kind: string, to: string, counted = true): QueuedDelivery => ({
   to,
   subject: `${kind} subject`,
   text: `${kind} text`,
+  language: 'nl',
   messageId: crypto.randomUUID(),
   ...(counted ? { limitKey: to } : {}),
 });

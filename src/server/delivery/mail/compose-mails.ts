@@ -31,6 +31,6 @@ export function composeCustomerMails(
 ): QueuedDelivery[] {
   const values = { brand: brand.name, reference };
   return customerMailRecipients(model, request).map(({ kind, to }) =>
-    queued(kind, reference, to.toLowerCase(), text(languages, locale, `mail.${kind}.subject`, values), tidyText(text(languages, locale, `mail.${kind}.text`, values))),
+    queued(kind, reference, to.toLowerCase(), text(languages, locale, `mail.${kind}.subject`, values), tidyText(text(languages, locale, `mail.${kind}.text`, values)), locale),
   );
 }

@@ -42,7 +42,7 @@ export function composeDeskMail({ model, request, brand, locale, reference, rece
     // Long texts start on their own line, so the desk reads them as the customer wrote them.
     lines.push(value.includes('\n') ? `${label}:\n${value}` : `${label}: ${value}`);
   }
-  return queued('desk', reference, brand.serviceDesk.emails.join(', '), oneLine(say('subject', values)), tidyText(lines.join('\n')));
+  return queued('desk', reference, brand.serviceDesk.emails.join(', '), oneLine(say('subject', values)), tidyText(lines.join('\n')), words.language);
 }
 
 /** The stored, re-encoded photos of a request, named for the desk. A photo no longer stored fails the attempt. */

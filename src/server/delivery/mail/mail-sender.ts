@@ -25,8 +25,8 @@ export interface MailSenderOptions {
  * a Message-ID on the sender's domain (the same on every attempt), Reply-To
  * a person who reads it (the customer for the desk's mail, the desk for the
  * customer's and the dealer's), for the desk the request's photos, and the
- * language it is written in (Content-Language: the desk's for the desk's
- * mail, the request's for the customer's and the dealer's).
+ * language it was written in when queued (Content-Language; the photos are
+ * named in it), whatever the brand's desk language is by the time it is sent.
  */
 export function mailSender(transport: MailTransport, { brands, forms, fromAddress, readPhoto, timeZone }: MailSenderOptions) {
   const domain = fromAddress.split('@')[1];
@@ -34,7 +34,8 @@ export function mailSender(transport: MailTransport, { brands, forms, fromAddres
     const brand = brands.get(delivery.brand);
     const request = JSON.parse(delivery.payload) as RepairRequest;
     const desk = delivery.kind === 'desk';
-    const deskLanguage = brand?.serviceDesk.language ?? FALLBACK_LOCALE;
+    // The language the text was written in; rows queued before they kept it: the desk's of today, or the request's.
+    const language = delivery.language ?? (desk ? (brand?.serviceDesk.language ?? FALLBACK_LOCALE) : delivery.locale);
     // The desk's mail needs its form to find the customer's address and the photos: the one the request was sent with.
     const form = desk ? await forms.of({ variant: delivery.variant, form_revision: delivery.formRevision, payload: delivery.payload }) : undefined;
     if (desk && !form) throw new DeliveryError(`request ${delivery.reference} was sent with the form variant "${delivery.variant}", which schemas/forms no longer has`);
@@ -48,9 +49,9 @@ export function mailSender(transport: MailTransport, { brands, forms, fromAddres
       text: delivery.body,
       messageId: `<${delivery.messageId}@${domain}>`,
       date: mailDate(Date.now(), timeZone),
-      attachments: form ? await deskAttachments(form.model, request, delivery.reference, { languages: form.languages, language: deskLanguage }, readPhoto) : undefined,
+      attachments: form ? await deskAttachments(form.model, request, delivery.reference, { languages: form.languages, language }, readPhoto) : undefined,
       headers: {
-        'Content-Language': desk ? deskLanguage : delivery.locale,
+        'Content-Language': language,
         // Lets the desk's mail rules or ticket system file the mail under its request.
         'X-Repair-Reference': delivery.reference,
       },

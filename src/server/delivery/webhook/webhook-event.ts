@@ -43,7 +43,7 @@ export function composeWebhook(
     request: fields,
     photos,
   };
-  return queued('webhook', reference, webhook.url, EVENT_TYPE, JSON.stringify(event));
+  return queued('webhook', reference, webhook.url, EVENT_TYPE, JSON.stringify(event), brand.serviceDesk.language);
 }
 
 /** The body as sent (Standard Webhooks' type/timestamp/data envelope), with a signed, expiring link per photo. */

@@ -71,7 +71,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     if (!brand || !signer) throw new DeliveryError(`brand ${delivery.brand} has no webhook any more`, true);
     const languages = await options.forms.languagesOf({ variant: delivery.variant, form_revision: delivery.formRevision, payload: delivery.payload });
     const now = new Date();
-    const body = webhookBody(delivery.body, options.links, { languages, language: brand.serviceDesk.language }, now.getTime());
+    const body = webhookBody(delivery.body, options.links, { languages, language: delivery.language ?? brand.serviceDesk.language }, now.getTime());
     const id = `msg_${delivery.messageId}`;
     const headers = {
       'content-type': 'application/json',

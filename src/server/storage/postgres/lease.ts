@@ -20,7 +20,7 @@ export async function leaseDue(sql: PostgresSql, leaseMs: number, channel: strin
      WHERE o.id = taken.id AND r.id = o.request_id
      RETURNING o.id, o.kind, o.recipient, o.subject, o.body, o.attempts, COALESCE(o.queued_at, r.created_at) AS "queuedAt",
                COALESCE(o.message_id, 'outbox-' || o.id) AS "messageId", r.reference, r.brand, r.locale, r.variant, r.payload,
-               r.form_revision AS "formRevision"`,
+               r.form_revision AS "formRevision", o.language`,
     [channel, now, JSON.stringify([...busy]), limit, now + leaseMs],
   );
   return rows.sort((a, b) => a.id - b.id);

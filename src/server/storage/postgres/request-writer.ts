@@ -118,10 +118,10 @@ export class PostgresRequestWriter implements RequestWriter {
     const queued = withinMailLimit(s.deliveries, new Map(counts.map((c) => [c.limit_key, c.n])), this.policy.mailsPerRecipientPerDay);
     if (queued.length > 0) {
       await tx.run(
-        `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, due_at, queued_at, message_id)
-         SELECT ?, kind, channel, recipient, limit_key, subject, body, next_attempt_at, next_attempt_at, ?, message_id
+        `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, due_at, queued_at, message_id, language)
+         SELECT ?, kind, channel, recipient, limit_key, subject, body, next_attempt_at, next_attempt_at, ?, message_id, language
          FROM json_to_recordset(?::json)
-           AS d(kind text, channel text, recipient text, limit_key text, subject text, body text, next_attempt_at bigint, message_id text)`,
+           AS d(kind text, channel text, recipient text, limit_key text, subject text, body text, next_attempt_at bigint, message_id text, language text)`,
         [
           id, now,
           JSON.stringify(

@@ -30,6 +30,7 @@ export function dueSelection(db: Db) {
       'requests.variant',
       'requests.payload',
       'requests.form_revision as formRevision',
+      'outbox.language',
     ]);
 }
 

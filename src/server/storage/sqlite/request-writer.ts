@@ -41,8 +41,8 @@ export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: Wri
   );
   const sentTo = db.prepare('SELECT count(*) AS n FROM outbox WHERE limit_key = ? AND queued_at > ?');
   const queue = db.prepare(
-    `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, due_at, queued_at, message_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, due_at, queued_at, message_id, language)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
   return batchTransaction(db, (s: NewRequest): WriteOutcome => {
@@ -68,7 +68,7 @@ export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: Wri
     const sent = new Map(limitKeys(s.deliveries).map((key) => [key, (sentTo.all(key, now - DAY_MS) as { n: number }[])[0].n]));
     for (const d of withinMailLimit(s.deliveries, sent, mailsPerRecipientPerDay)) {
       const due = firstAttempt(d, now);
-      queue.run(id, d.kind, d.channel, d.to, d.limitKey ?? null, d.subject, d.text, due, due, now, d.messageId);
+      queue.run(id, d.kind, d.channel, d.to, d.limitKey ?? null, d.subject, d.text, due, due, now, d.messageId, d.language);
     }
     return { kind: 'stored', reference: s.reference, replay: false };
   });
