@@ -9,8 +9,19 @@ const PORTAL_COLUMNS = ['reference', 'created_at', 'brand_id', 'variant', 'local
 
 type PortalColumn = (typeof PORTAL_COLUMNS)[number];
 
-/** A column: one of the portal's, or a request field's; kept apart, so a field can never take the portal's place. */
-export type ExportColumn = { portal: PortalColumn } | { field: string };
+/**
+ * A column: one of the portal's, or a request field's; kept apart, so a field can never take the portal's place.
+ * A field's column holds values of one kind (`kind`; none for a request whose form is unknown): a name a later
+ * form reuses for something else (a photo, a choice, a number) gets a column of its own.
+ */
+export type ExportColumn = { portal: PortalColumn } | { field: string; kind?: string };
+
+/** What a form's field holds: a photo, a choice, or its JSON type. */
+function fieldKind(model: FormModel, field: string): string {
+  if (model.photos.some((photo) => photo.target === field)) return 'photo';
+  const property = model.schema.properties[field] as { enum?: unknown[]; type?: unknown } | undefined;
+  return property?.enum ? 'choice' : String(property?.type ?? 'string');
+}
 
 /** What names a field's column: a form that has it, read in that form's words. */
 type Labeller = Pick<RequestForm, 'model' | 'languages'>;
@@ -22,42 +33,60 @@ type Labeller = Pick<RequestForm, 'model' | 'languages'>;
  * form is unknown, each in the order the oldest request holding it shows them.
  */
 export class ExportColumns {
-  private readonly labellers = new Map<string, Labeller>();
-  private readonly earlier = new Map<string, Labeller>();
+  /** By field and kind (key `field kind`). */
+  private readonly labellers = new Map<string, { field: string; kind: string; by: Labeller }>();
+  private readonly earlier = new Map<string, { field: string; kind: string; by: Labeller }>();
   private readonly unknown = new Set<string>();
 
   constructor(today: ReadonlyMap<string, FormModel>, languages: RequestForm['languages']) {
     for (const [, model] of [...today].sort(([a], [b]) => a.localeCompare(b))) {
-      for (const field of model.requestFields) if (!this.labellers.has(field)) this.labellers.set(field, { model, languages });
+      for (const field of model.requestFields) {
+        const kind = fieldKind(model, field);
+        if (!this.labellers.has(`${field} ${kind}`)) this.labellers.set(`${field} ${kind}`, { field, kind, by: { model, languages } });
+      }
     }
   }
 
   /** Takes in a stored request: the fields of its form (the newest revision names a field no form has today), else its own keys. */
   add(row: StoredRequest, form: RequestForm | undefined): void {
     if (!form) {
-      for (const field of Object.keys(JSON.parse(row.payload) as object)) if (!this.labellers.has(field) && !this.earlier.has(field)) this.unknown.add(field);
+      for (const field of Object.keys(JSON.parse(row.payload) as object)) this.unknown.add(field);
       return;
     }
     for (const field of form.model.requestFields) {
-      if (this.labellers.has(field)) continue;
+      const kind = fieldKind(form.model, field);
+      const key = `${field} ${kind}`;
+      if (this.labellers.has(key)) continue;
       // Insertion order stays the first appearance; the label follows the newest revision.
-      this.earlier.delete(field);
-      this.earlier.set(field, form);
+      this.earlier.delete(key);
+      this.earlier.set(key, { field, kind, by: form });
     }
   }
 
   get columns(): ExportColumn[] {
-    const fields = [...this.labellers.keys(), ...this.earlier.keys(), ...[...this.unknown].filter((f) => !this.labellers.has(f) && !this.earlier.has(f))];
-    return [...PORTAL_COLUMNS.map((portal) => ({ portal })), ...fields.map((field) => ({ field }))];
+    const known = [...this.labellers.values(), ...this.earlier.values()];
+    const fields: ExportColumn[] = [...known.map(({ field, kind }) => ({ field, kind })), ...[...this.unknown].filter((f) => !known.some((k) => k.field === f)).map((field) => ({ field }))];
+    return [...PORTAL_COLUMNS.map((portal) => ({ portal })), ...fields];
   }
 
-  /** The headers in the staff's language: the portal's words for its columns (`export.columns`), a field's label as its form gives it. */
+  /**
+   * The headers in the staff's language: the portal's words for its columns (`export.columns`), a field's label
+   * as its form gives it; labels two columns share (a field renamed, its label kept) are told apart by the field's name.
+   */
   header(language: string, languages: RequestForm['languages']): string[] {
-    return this.columns.map((column) => {
+    const labels = this.columns.map((column) => {
       if ('portal' in column) return findText(languages, language, `export.columns.${column.portal}`) ?? column.portal;
-      const by = this.labellers.get(column.field) ?? this.earlier.get(column.field);
+      const by = column.kind === undefined ? undefined : (this.labellers.get(`${column.field} ${column.kind}`) ?? this.earlier.get(`${column.field} ${column.kind}`))?.by;
       return fieldLabel(by?.model, column.field, { languages: by?.languages ?? languages, language });
     });
+    const columns = this.columns;
+    const fieldsLabelled = (label: string) => new Set(columns.flatMap((c, j) => ('field' in c && labels[j] === label ? [c.field] : [])));
+    const named = labels.map((label, i) => {
+      const column = columns[i];
+      return 'field' in column && fieldsLabelled(label).size > 1 ? `${label} (${column.field})` : label;
+    });
+    // The same name twice: a field whose name a later form gave to something else.
+    return named.map((label, i) => (named.indexOf(label) === i ? label : `${label} (${named.slice(0, i + 1).filter((l) => l === label).length})`));
   }
 }
 
@@ -111,8 +140,11 @@ export function sheetRow(
     variant: findText(own.languages, own.language, `export.variants.${row.variant}`) ?? row.variant,
     locale: languageName(row.locale, own),
   };
-  return columns.map((column) => {
+  return columns.map((column, index) => {
     if ('portal' in column) return portal[column.portal];
+    // A value goes under its field's column of its kind; a request of an unknown form, under its field's first column.
+    const mine = form ? column.kind === fieldKind(form.model, column.field) : columns.findIndex((c) => 'field' in c && c.field === column.field) === index;
+    if (!mine) return undefined;
     const value = request[column.field];
     // A number stays one (the house number); everything else is text, as the desk mail shows it.
     if (typeof value === 'number') return value;

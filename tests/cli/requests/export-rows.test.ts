@@ -51,8 +51,28 @@ describe('the export of stored requests', () => {
     const unknown = { ...row({ note: 'x' }, 2), variant: 'retired', form_revision: null };
     gathered.add(old, { model: before, languages });
     gathered.add(unknown, undefined);
-    expect(gathered.columns.slice(5)).toEqual([{ field: 'mail' }, { field: 'drive' }, { field: 'phone' }, { field: 'note' }]);
+    expect(gathered.columns.slice(5)).toEqual([
+      { field: 'mail', kind: 'string' },
+      { field: 'drive', kind: 'string' },
+      { field: 'phone', kind: 'string' },
+      { field: 'note' },
+    ]);
     expect(sheetRow(gathered.columns, old, { model: before, languages }, { languages, language: 'nl' }, () => 't').slice(5)).toEqual(['a@example.com', undefined, '0612', undefined]);
     expect(sheetRow(gathered.columns, unknown, undefined, { languages, language: 'nl' }, () => 't').slice(5)).toEqual([undefined, undefined, undefined, 'x']);
+  });
+
+  it('gives a name a later form reuses for something else a column of its own, and tells columns of one label apart', () => {
+    // Once "drive" was typed in; today it is a choice. And "mail" was renamed "email", its label kept.
+    const today = form({ email: { type: 'string' }, drive: { type: 'string', enum: ['accu', 'petrol'] } });
+    const before = form({ mail: { type: 'string' }, drive: { type: 'string' } });
+    const gathered = new ExportColumns(new Map([['garden', today]]), indexLanguages({ nl: { fields: { email: 'E-mail', mail: 'E-mail', drive: 'Aandrijving' }, options: { drive: { accu: 'Accu' } } } }));
+    const words = indexLanguages({ nl: { fields: { email: 'E-mail', mail: 'E-mail', drive: 'Aandrijving' }, options: { drive: { accu: 'Accu' } } } });
+    const old = row({ mail: 'a@example.com', drive: 'benzine, 2 takt' }, 1);
+    const now = row({ email: 'b@example.com', drive: 'accu' }, 2);
+    gathered.add(old, { model: before, languages: words });
+    gathered.add(now, { model: today, languages: words });
+    expect(gathered.header('nl', words).slice(5)).toEqual(['E-mail (email)', 'Aandrijving', 'E-mail (mail)', 'Aandrijving (2)']);
+    expect(sheetRow(gathered.columns, old, { model: before, languages: words }, { languages: words, language: 'nl' }, () => 't').slice(5)).toEqual([undefined, undefined, 'a@example.com', 'benzine, 2 takt']);
+    expect(sheetRow(gathered.columns, now, { model: today, languages: words }, { languages: words, language: 'nl' }, () => 't').slice(5)).toEqual(['b@example.com', 'Accu', undefined, undefined]);
   });
 });

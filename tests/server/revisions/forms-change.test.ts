@@ -294,8 +294,11 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
       expect((await staff(['export', '--out', csvFile])).code).toBe(0);
       const [header, ...rows] = parse(readFileSync(csvFile, 'utf8').replace(/^\uFEFF/, ''), { delimiter: ';', relaxColumnCount: false }) as string[][];
       const row = rows.find((r) => r[0] === own.reference)!;
-      const under = (label: string) => header.flatMap((h, i) => (h === label ? [row[i]] : []));
-      expect(under('E-mail')).toContain(AS_CUSTOMER);
+      // A label two fields share (the e-mail field renamed, its label kept) names each column's field.
+      const under = (label: string) => header.flatMap((h, i) => (h === label || h.startsWith(`${label} (`) ? [row[i]] : []));
+      expect(new Set(header).size).toBe(header.length);
+      expect(header).toEqual(expect.arrayContaining(['E-mail (email_address)', 'E-mail (client_email)']));
+      expect(under('E-mail (client_email)')).toEqual([AS_CUSTOMER]);
       expect(under('Mobiel')).toEqual([MOBILE]);
       expect(under('Naam')).toEqual([NAME]);
       // The receipt keeps the name its desk mail attached it under.
