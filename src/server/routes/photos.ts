@@ -1,15 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http-error';
 import { PHOTO_PATH_PREFIX, type PhotoLinks } from '../photos/photo-links';
+import { STORED_PHOTO } from '../storage/photo-folder';
 import type { PhotoStore } from '../storage/photo-store';
 
 export interface PhotosRouteOptions {
   links: PhotoLinks;
   photos: PhotoStore;
 }
-
-/** The stored names: a generated UUID and the format. Anything else is never a photo. */
-const PHOTO_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png)$/;
 
 /**
  * GET /api/photos/<name>?expires=…&signature=…: a stored photo, only
@@ -20,7 +18,7 @@ export const photosRoute: FastifyPluginAsync<PhotosRouteOptions> = async (app, {
   app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>(`${PHOTO_PATH_PREFIX}:name`, async (req, reply) => {
     const { name } = req.params;
     const verdict = links.check(`${PHOTO_PATH_PREFIX}${name}`, req.query.expires, req.query.signature);
-    if (verdict === 'forbidden' || !PHOTO_NAME.test(name)) throw new HttpError(403, 'This photo link is not valid.');
+    if (verdict === 'forbidden' || !STORED_PHOTO.test(name)) throw new HttpError(403, 'This photo link is not valid.');
     if (verdict === 'expired') throw new HttpError(410, 'This photo link has expired.');
     const bytes = await photos.read(name);
     if (bytes === undefined) throw new HttpError(404, 'This photo is no longer stored.');

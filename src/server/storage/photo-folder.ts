@@ -11,6 +11,9 @@ const TEMP_PREFIX = '.tmp-';
  * under their final name only once complete and fsynced; everything in
  * progress is a temp file that a restart may remove.
  */
+/** The stored names: a generated UUID and the format. Anything else is never a photo. */
+export const STORED_PHOTO = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png)$/;
+
 export class PhotoFolder {
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });

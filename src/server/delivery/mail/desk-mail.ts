@@ -1,6 +1,8 @@
+import { extname } from 'node:path';
 import { requestOrder, requestPhotos, type FormModel } from '../../../core/form-model';
 import { text, type Languages } from '../../../core/texts';
 import type { Brand, Locale, RepairRequest } from '../../../core/types';
+import { STORED_PHOTO } from '../../storage/photo-folder';
 import type { QueuedDelivery } from '../../storage/records';
 import { queued } from '../kinds';
 import { dateTimeForPeople } from './for-people';
@@ -43,6 +45,24 @@ export function composeDeskMail({ model, request, brand, locale, reference, rece
     lines.push(value.includes('\n') ? `${label}:\n${value}` : `${label}: ${value}`);
   }
   return queued('desk', reference, brand.serviceDesk.emails.join(', '), oneLine(say('subject', values)), tidyText(lines.join('\n')), words.language);
+}
+
+/**
+ * The photos of a request whose form is unknown (stored before revisions, its form removed): every value
+ * that names a stored photo, named after its field. Its desk mail still reaches the desk whole.
+ */
+export async function unknownFormAttachments(
+  request: RepairRequest,
+  reference: string,
+  read: (name: string) => Promise<Buffer | undefined>,
+): Promise<{ filename: string; content: Buffer; contentType: string }[]> {
+  const found = await Promise.all(
+    Object.entries(request).map(async ([field, name]) => {
+      const content = typeof name === 'string' && STORED_PHOTO.test(name) ? await read(name) : undefined;
+      return content ? [{ filename: `${reference}-${field}${extname(name as string)}`, content, contentType: (name as string).endsWith('.png') ? 'image/png' : 'image/jpeg' }] : [];
+    }),
+  );
+  return found.flat();
 }
 
 /** The stored, re-encoded photos of a request, named for the desk. A photo no longer stored fails the attempt. */

@@ -3,8 +3,7 @@ import { FALLBACK_LOCALE } from '../../../core/texts';
 import type { Brand, RepairRequest } from '../../../core/types';
 import type { FormRevisions } from '../../revisions/form-revisions';
 import type { DueDelivery } from '../../storage/records';
-import { DeliveryError } from '../kinds';
-import { deskAttachments } from './desk-mail';
+import { deskAttachments, unknownFormAttachments } from './desk-mail';
 import { mailDate } from './for-people';
 import type { MailTransport } from './transport';
 
@@ -37,8 +36,8 @@ export function mailSender(transport: MailTransport, { brands, forms, fromAddres
     // The language the text was written in; rows queued before they kept it: the desk's of today, or the request's.
     const language = delivery.language ?? (desk ? (brand?.serviceDesk.language ?? FALLBACK_LOCALE) : delivery.locale);
     // The desk's mail needs its form to find the customer's address and the photos: the one the request was sent with.
+    // A request whose form is unknown still reaches the desk as written: the photos it names, Reply-To the desk.
     const form = desk ? await forms.of({ variant: delivery.variant, form_revision: delivery.formRevision, payload: delivery.payload }) : undefined;
-    if (desk && !form) throw new DeliveryError(`request ${delivery.reference} was sent with the form variant "${delivery.variant}", which schemas/forms no longer has`);
     await transport.deliver({
       id: delivery.id,
       kind: delivery.kind,
@@ -49,7 +48,7 @@ export function mailSender(transport: MailTransport, { brands, forms, fromAddres
       text: delivery.body,
       messageId: `<${delivery.messageId}@${domain}>`,
       date: mailDate(Date.now(), timeZone),
-      attachments: form ? await deskAttachments(form.model, request, delivery.reference, { languages: form.languages, language }, readPhoto) : undefined,
+      attachments: !desk ? undefined : form ? await deskAttachments(form.model, request, delivery.reference, { languages: form.languages, language }, readPhoto) : await unknownFormAttachments(request, delivery.reference, readPhoto),
       headers: {
         'Content-Language': language,
         // Lets the desk's mail rules or ticket system file the mail under its request.
