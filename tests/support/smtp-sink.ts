@@ -33,8 +33,13 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-/** A real SMTP server in the test process; every accepted mail is parsed with mailparser. */
-export async function startSmtpSink(port = 0): Promise<SmtpSink> {
+/**
+ * A real SMTP server in the test process; every accepted mail is parsed with mailparser. `replyAfterMs`:
+ * how long it takes over each message before it answers 250, as a real relay does (100–500 ms); the
+ * message counts as received once it is all there, answered or not (a client gone before the answer
+ * sends it again, and the relay delivers both).
+ */
+export async function startSmtpSink(port = 0, { replyAfterMs = 0 }: { replyAfterMs?: number } = {}): Promise<SmtpSink> {
   const mails: ParsedMail[] = [];
   const envelopes = new WeakMap<ParsedMail, SmtpEnvelope>();
   const greetings: string[] = [];
@@ -82,7 +87,8 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
           envelopes.set(mail, envelope);
           mails.push(mail);
           for (const wake of waiters.splice(0)) wake();
-          callback();
+          if (replyAfterMs > 0) setTimeout(callback, replyAfterMs);
+          else callback();
         },
         (error: Error) => callback(error),
       );

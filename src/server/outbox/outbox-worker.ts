@@ -48,10 +48,11 @@ interface Result {
 /**
  * Delivers the queued outbox rows of one channel (mail or webhook), the
  * longest due first, at most `maxInFlight` at once; each delivery runs on its own, so one
- * slow receiver does not hold back the others. Results are recorded together
- * at each poll (one commit for many). A row
+ * slow receiver does not hold back the others. Each result is recorded as soon as it is
+ * known (those that finish during a recording share the next one). A row
  * counts as delivered only once recorded: after a crash it is sent again with
- * the same message id (at least once).
+ * the same message id (at least once). A delivery keeps its slot until recorded, so a
+ * crash sends again at most `maxInFlight` deliveries.
  */
 export class OutboxWorker {
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -64,6 +65,8 @@ export class OutboxWorker {
   /** The look for due rows under way, if any: one at a time, and stop() waits for it. */
   private looking: Promise<DueDelivery[]> | undefined;
   private recording: Promise<void> = Promise.resolve();
+  /** A recording is waiting for the one under way to end, and will take what finished meanwhile. */
+  private recordQueued = false;
   private stopped = false;
   /** Failures of the outbox in a row, and until when polls wait because of them. */
   private failures = 0;
@@ -116,7 +119,9 @@ export class OutboxWorker {
     this.launchScheduled = false;
     // One look at a time: two at once would take the same rows (SQLite) or more than the free slots.
     if (this.looking || this.stopped || this.now() < this.pausedUntil) return;
-    const free = Math.min(this.options.maxInFlight - this.inFlight.size, 2 * this.options.maxInFlight - this.launchedThisPoll);
+    // A delivery made and not yet recorded still holds its slot: it is what a crash now would send again.
+    const held = this.inFlight.size + this.unrecorded.size;
+    const free = Math.min(this.options.maxInFlight - held, 2 * this.options.maxInFlight - this.launchedThisPoll);
     if (free <= 0) return;
     const busy = new Set([...this.inFlight.keys(), ...this.unrecorded]);
     let rows: DueDelivery[];
@@ -164,9 +169,13 @@ export class OutboxWorker {
     this.finished.push(result);
     this.unrecorded.add(result.delivery.id);
     this.inFlight.delete(result.delivery.id);
-    if (!this.launchScheduled && !this.stopped) {
-      this.launchScheduled = true;
-      setImmediate(() => void this.launch());
+    // Recorded now, not at the next poll: until then a crash would send it again.
+    if (!this.recordQueued) {
+      this.recordQueued = true;
+      void this.recording.then(() => {
+        this.recordQueued = false;
+        return this.record();
+      });
     }
   }
 
@@ -186,6 +195,11 @@ export class OutboxWorker {
         () => {
           results.forEach((result) => this.report(result));
           results.forEach((r) => this.unrecorded.delete(r.delivery.id));
+          // Their slots are free: fill them without waiting for the next poll.
+          if (!this.launchScheduled && !this.stopped) {
+            this.launchScheduled = true;
+            setImmediate(() => void this.launch());
+          }
         },
         (error: unknown) => {
           this.finished.unshift(...results);

@@ -7,7 +7,7 @@ export interface StorageLimits {
   perClientBytes: number;
   /** Unclaimed photos the clients of one network (IPv4 /24, IPv6 /56) may keep stored together (bytes). */
   perNetworkBytes: number;
-  /** Unclaimed photos all clients together may keep stored (bytes); past it the oldest make room. */
+  /** Unclaimed photos all clients together may keep stored (bytes); past it those of the network holding the most make room. */
   totalBytes: number;
   /** Free disk space that uploads never eat into (requests still need room to be stored). */
   minFreeDiskBytes: number;
@@ -15,7 +15,7 @@ export interface StorageLimits {
 
 /** What the guard tells the rest (metrics). */
 export interface DiskGuardEvents {
-  /** Unclaimed photos were removed, oldest first, to make room for an upload. */
+  /** Unclaimed photos were removed (the fullest network's, oldest first) to make room for an upload. */
   evicted(photos: number): void;
 }
 
@@ -32,8 +32,9 @@ const PRESSURE_AFTER_EVICTION_MS = 10 * 60_000;
  * when the client's unclaimed photos, or its network's, reach their share,
  * or when the upload would leave less free disk space than the minimum.
  * All clients' unclaimed photos together never lock out a client within its
- * shares: past the total quota, the oldest unclaimed photos are removed to
- * make room (a claimed photo is never among them).
+ * shares: past the total quota, unclaimed photos are removed to make room, those
+ * of the network holding the most first (its oldest first), so a flood makes room
+ * from itself, not from a customer's open form (a claimed photo is never among them).
  */
 export class DiskGuard {
   private lastEvictionAt = -Infinity;
@@ -54,7 +55,7 @@ export class DiskGuard {
     }
     const over = total + incomingBytes - this.limits.totalBytes;
     if (over > 0) {
-      const evicted = await this.photos.evictOldestUnclaimed(over);
+      const evicted = await this.photos.evictUnclaimed(over);
       if (evicted === 0) throw busy('The service cannot take more photos right now. Please try again later.');
       this.lastEvictionAt = Date.now();
       this.events.evicted(evicted);

@@ -20,8 +20,11 @@ export interface PhotoStore {
   size(name: string): Promise<number | undefined>;
   /** Bytes of unclaimed photos: everyone's, one owner's, and those of owners whose text starts with `group` (the storage quotas). */
   unclaimedBytes(owner: string, group?: string): Promise<{ total: number; mine: number; group: number }>;
-  /** Forgets the oldest unclaimed photos until at least `bytes` are freed (room for a new client); returns how many. */
-  evictOldestUnclaimed(bytes: number): Promise<number>;
+  /**
+   * Forgets unclaimed photos until at least `bytes` are freed (room for a new client): the network holding
+   * the most first, its oldest first; returns how many.
+   */
+  evictUnclaimed(bytes: number): Promise<number>;
   /**
    * Forgets photos no request claimed before `cutoff` (abandoned forms). The
    * row goes first: from then on a submit naming the photo gets 422, so the

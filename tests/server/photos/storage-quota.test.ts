@@ -10,8 +10,8 @@ afterEach(async () => {
 });
 
 /** A photo whose re-encoded file is a few hundred kB (noise does not compress). */
-function noisyJpeg(): Promise<Buffer> {
-  return sharp({ create: { width: 900, height: 900, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+function noisyJpeg(side = 900): Promise<Buffer> {
+  return sharp({ create: { width: side, height: side, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
     .jpeg({ quality: 95 })
     .toBuffer();
 }
@@ -51,7 +51,7 @@ describe('storage quotas for unclaimed photos', { timeout: 60_000 }, () => {
     expect((await upload(photo, '10.0.0.1')).statusCode).toBe(201);
   });
 
-  it('never lock out a new client: many clients from several networks fill the total, the oldest unclaimed photos make room, claimed ones stay', { timeout: 120_000 }, async () => {
+  it('never lock out a new client: many clients from several networks fill the total, unclaimed photos of the fullest networks make room, claimed ones stay', { timeout: 120_000 }, async () => {
     server = await buildTestApp({ PHOTO_QUOTA_TOTAL_MB: '2', PHOTO_QUOTA_PER_CLIENT_MB: '1', PHOTO_QUOTA_PER_NETWORK_MB: '1', METRICS_TOKEN: 'metrics-token-for-the-test' });
     const s = server;
     const photo = await noisyJpeg();
@@ -88,6 +88,29 @@ describe('storage quotas for unclaimed photos', { timeout: 60_000 }, () => {
     expect((await injectSubmit(s.app, 'ilve', simpleRequest(names[0], names[1]))).statusCode).toBe(201);
     expect([await storedPhoto(s, first), await storedPhoto(s, second)]).toEqual(claimed);
     expect(await count(s, 'SELECT count(*) AS n FROM photos WHERE request_id IS NOT NULL').then(Number)).toBe(4);
+  });
+
+  it('a flood from 24 networks cannot make a customer\'s open form lose its photos: the fullest networks make room', { timeout: 120_000 }, async () => {
+    // Quotas in the proportions of the defaults: the total holds far more than 24 customers' photos,
+    // and 24 networks at their share hold more than the total.
+    server = await buildTestApp({ PHOTO_QUOTA_TOTAL_MB: '16', PHOTO_QUOTA_PER_CLIENT_MB: '1', PHOTO_QUOTA_PER_NETWORK_MB: '2' });
+    const s = server;
+    const photo = await noisyJpeg(450);
+    // The customer's photos are the oldest unclaimed ones: their form is still open.
+    const mine = [await injectUpload(s.app, photo, 'image/jpeg', '192.0.2.10'), await injectUpload(s.app, photo, 'image/jpeg', '192.0.2.10')];
+    const statuses: Record<number, number> = {};
+    for (let net = 1; net <= 24; net++) {
+      for (const host of [1, 2]) {
+        for (let i = 0; i < 8; i++) {
+          const { statusCode } = await upload(photo, `10.${net}.0.${host}`);
+          statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+        }
+      }
+    }
+    const evicted = await count(s, 'SELECT count(*) AS n FROM photos').then((n) => (statuses[201] ?? 0) + 2 - Number(n));
+    console.log(`[measure] flood from 24 networks × 2 addresses: answers ${JSON.stringify(statuses)}, ${evicted} photos evicted to make room`);
+    expect(evicted).toBeGreaterThan(24);
+    expect((await injectSubmit(s.app, 'ilve', simpleRequest(mine[0], mine[1]))).statusCode).toBe(201);
   });
 
   it('refuses uploads with 503 before they would eat into the minimum free disk space', async () => {

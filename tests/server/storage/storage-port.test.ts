@@ -276,18 +276,18 @@ describe('photos', () => {
     expect(await storage.photos.size(name)).toBeUndefined();
   });
 
-  it('counts a network by its owners\' prefix, and makes room by forgetting the oldest unclaimed photos, never a claimed one', async () => {
+  it('counts a network by its owners\' prefix, and makes room by forgetting unclaimed photos of the network holding the most first, the oldest first, never a claimed one', async () => {
     const claimed = await request('ref-claimed');
     await store(claimed);
     const old = await storage.photos.add(tempWith('aaaa'), 'jpg', '192.0.2.0/24 192.0.2.7', Date.now() - 2000);
     const middle = await storage.photos.add(tempWith('bbbb'), 'jpg', '192.0.2.0/24 192.0.2.8', Date.now() - 1000);
     const young = await storage.photos.add(tempWith('cccc'), 'jpg', '198.51.100.0/24 198.51.100.1');
     expect(await storage.photos.unclaimedBytes('192.0.2.0/24 192.0.2.7', '192.0.2.0/24 ')).toEqual({ total: 12, mine: 4, group: 8 });
-    expect(await storage.photos.evictOldestUnclaimed(5)).toBe(2);
+    expect(await storage.photos.evictUnclaimed(5)).toBe(2);
     expect([await storage.photos.read(old.name), await storage.photos.read(middle.name)]).toEqual([undefined, undefined]);
     expect(await storage.photos.read(young.name)).toEqual(Buffer.from('cccc'));
-    expect(await storage.photos.evictOldestUnclaimed(100)).toBe(1);
-    expect(await storage.photos.evictOldestUnclaimed(100)).toBe(0);
+    expect(await storage.photos.evictUnclaimed(100)).toBe(1);
+    expect(await storage.photos.evictUnclaimed(100)).toBe(0);
     for (const { name } of claimed.photos) expect(await storage.photos.read(name)).toBeDefined();
   });
 

@@ -29,7 +29,8 @@ export interface PoolOptions {
  * after the commit is on disk, whatever the server's default) and gives up
  * on a database that does not answer, so readiness turns red instead of hanging.
  * A lock held elsewhere (LOCK TABLE, a long migration by hand) is waited for
- * 5 s, as SQLite's busy_timeout, then refused with 503 (lock_not_available).
+ * 2.5 s, as with SQLite (LOCK_WAIT_MS), then refused with 503 (lock_not_available):
+ * a request is answered within seconds, not held for the whole lock.
  */
 export function openPool({ url, poolSize, durable = true }: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
@@ -39,7 +40,7 @@ export function openPool({ url, poolSize, durable = true }: PoolOptions): pg.Poo
     connectionTimeoutMillis: 5_000,
     // Plans from the tables as they are at each call: a statement's generic plan, made while the outbox was
     // small, kept counting a mailbox's mails by reading every row (4.6 ms a submit at 40,000 rows, and growing).
-    options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000 -c lock_timeout=5000 -c plan_cache_mode=force_custom_plan`,
+    options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000 -c lock_timeout=2500 -c plan_cache_mode=force_custom_plan`,
   });
   // An idle connection the server drops has left the pool already, which opens another when needed; whether
   // the database itself is gone, the next call tells (DatabaseState).

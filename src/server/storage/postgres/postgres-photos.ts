@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import { PhotoRowsStore } from '../photo-rows-store';
 import type { PhotoStore } from '../photo-store';
-import { evictOldestUnclaimedRows, removeOverShareRows, removeUnclaimedRows } from '../queries/photo-rows';
+import { evictUnclaimedRows, removeOverShareRows, removeUnclaimedRows } from '../queries/photo-rows';
 import type { Db } from '../queries/requests';
 import type { PhotoRow } from '../records';
 import type { PostgresDatabase } from './schema';
@@ -46,8 +46,8 @@ export class PostgresPhotos extends PhotoRowsStore implements PhotoStore {
     return (await removeOverShareRows(this.db, cutoff, shareBytes)).length;
   }
 
-  async evictOldestUnclaimed(bytes: number): Promise<number> {
-    return (await evictOldestUnclaimedRows(this.db, bytes)).length;
+  async evictUnclaimed(bytes: number): Promise<number> {
+    return (await evictUnclaimedRows(this.db, bytes)).length;
   }
 
   import(rows: readonly (PhotoRow & { data: Buffer })[]): Promise<number> {

@@ -26,29 +26,53 @@ export interface UnclaimedBytes {
 }
 
 /**
- * Removes the rows of the oldest unclaimed photos, until at least `bytes` are freed (or none is
- * left); returns their names. A photo a request claims meanwhile is not among them: its row no
- * longer matches, and a submit naming a removed one gets 422 (upload again).
+ * Removes the rows of unclaimed photos until at least `bytes` are freed (or none is left): those of the
+ * network holding the most unclaimed bytes first, its oldest first, then the next network's. A flood from
+ * many networks makes room from itself, not from the few photos of a customer's open form. Returns their
+ * names. A photo a request claims meanwhile is not among them: its row no longer matches, and a submit
+ * naming a removed one gets 422 (upload again).
  */
-export async function evictOldestUnclaimedRows(db: Db, bytes: number): Promise<string[]> {
-  const oldest = await db
+export async function evictUnclaimedRows(db: Db, bytes: number): Promise<string[]> {
+  const owners = await db
     .selectFrom('photos')
-    .select(['name', 'bytes'])
+    .select((eb) => ['owner', eb.fn.sum<number>('bytes').as('bytes')])
     .where('request_id', 'is', null)
-    .orderBy('created_at')
-    .orderBy('name')
-    .limit(100)
+    .groupBy('owner')
     .execute();
+  const networks = new Map<string | null, number>();
+  for (const { owner, bytes: held } of owners) {
+    const network = networkOf(owner);
+    networks.set(network, (networks.get(network) ?? 0) + Number(held));
+  }
   const chosen: string[] = [];
   let freed = 0;
-  for (const { name, bytes: size } of oldest) {
+  for (const [network] of [...networks].sort((a, b) => b[1] - a[1])) {
     if (freed >= bytes) break;
-    chosen.push(name);
-    freed += Number(size);
+    const oldest = await db
+      .selectFrom('photos')
+      .select(['name', 'bytes'])
+      .where('request_id', 'is', null)
+      .where((eb) => (network === null ? eb('owner', 'is', null) : network.endsWith(' ') ? eb('owner', 'like', `${network}%`) : eb('owner', '=', network)))
+      .orderBy('created_at')
+      .orderBy('name')
+      .limit(100)
+      .execute();
+    for (const { name, bytes: size } of oldest) {
+      if (freed >= bytes) break;
+      chosen.push(name);
+      freed += Number(size);
+    }
   }
   if (chosen.length === 0) return [];
   const rows = await db.deleteFrom('photos').where('request_id', 'is', null).where('name', 'in', chosen).returning('name').execute();
   return rows.map((r) => r.name);
+}
+
+/** The network part of an owner (`<network> <client>`, as client-key.ts photoOwner makes it, with its space); an owner without one is its own. */
+function networkOf(owner: string | null): string | null {
+  if (owner === null) return null;
+  const space = owner.indexOf(' ');
+  return space < 0 ? owner : owner.slice(0, space + 1);
 }
 
 /** Removes the rows of photos no request claimed before `cutoff`; returns their names. */

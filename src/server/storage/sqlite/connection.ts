@@ -7,6 +7,12 @@ export type Db = DatabaseSync;
 
 export const DATABASE_FILE = 'requests.db';
 
+/**
+ * How long a write of the server waits for the write lock another process holds (a backup, an operator's
+ * sqlite3) before it is refused with 503: a request is answered within seconds, not held for the whole lock.
+ */
+export const LOCK_WAIT_MS = 2_500;
+
 /** Columns added before the schema had versions: a database of that time gets them before migration 1 indexes them. */
 const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   photos: { owner: 'TEXT', bytes: 'INTEGER NOT NULL DEFAULT 0' },
@@ -19,9 +25,13 @@ const ADDED_COLUMNS: Record<string, Record<string, string>> = {
  * request survives a power cut. The schema is made by `migrate`
  * (migrations.ts). Write only through .run()/.all(): `.get()` on a writing
  * statement can hide SQLITE_FULL (see notes/intake-server.md). `existing`
- * (the staff commands) changes neither the folder nor the file nor its schema.
+ * (the staff commands) changes neither the folder nor the file nor its schema. `busyTimeoutMs`: how long a
+ * statement sleeps on this thread for a lock held elsewhere (the server's main thread: 0, it waits elsewhere).
  */
-export function openDatabase(dataDir: string, { readonly = false, existing = readonly }: { readonly?: boolean; existing?: boolean } = {}): Db {
+export function openDatabase(
+  dataDir: string,
+  { readonly = false, existing = readonly, busyTimeoutMs = 5000 }: { readonly?: boolean; existing?: boolean; busyTimeoutMs?: number } = {},
+): Db {
   const path = join(dataDir, DATABASE_FILE);
   if (!existing) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -32,7 +42,7 @@ export function openDatabase(dataDir: string, { readonly = false, existing = rea
     if (!existsSync(path)) writeFileSync(path, '', { mode: 0o600, flag: 'wx' });
     chmodSync(path, 0o600);
   }
-  const db = new (nodeSqlite().DatabaseSync)(path, { readOnly: readonly, timeout: 5000 });
+  const db = new (nodeSqlite().DatabaseSync)(path, { readOnly: readonly, timeout: busyTimeoutMs });
   if (readonly) return db;
   // secure_delete: what is deleted (retention, erasure) is overwritten with zeros, not left in free pages.
   db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON');

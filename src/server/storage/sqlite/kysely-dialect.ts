@@ -1,7 +1,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { storesRequests, type DatabaseState } from '../database-state';
 import { isStoreUnavailable } from '../store-unavailable';
-import { sqliteError } from './sqlite-errors';
+import { isBusy, sqliteError } from './sqlite-errors';
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -21,16 +21,21 @@ import {
  * the process never lands inside a transaction. Transactions take the write
  * lock at BEGIN (IMMEDIATE): a deferred one that reads first fails with
  * SQLITE_BUSY_SNAPSHOT when another connection wrote meanwhile.
+ *
+ * With `lockWaitMs` (the server's own connection, opened with no busy timeout: SQLite's busy wait sleeps
+ * on the thread, which here is the event loop) a statement that finds the write lock taken elsewhere is
+ * tried again after a pause, up to that long, while others have their turn; then it fails as busy (503).
  */
 export class NodeSqliteDialect implements Dialect {
   /** `state` hears whether the database stored (the log says once when it refuses, and when it is back). */
   constructor(
     private readonly db: DatabaseSync,
     private readonly state?: DatabaseState,
+    private readonly lockWaitMs = 0,
   ) {}
 
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.db, this.state);
+    return new NodeSqliteDriver(this.db, this.state, this.lockWaitMs);
   }
 
   createQueryCompiler() {
@@ -38,11 +43,21 @@ export class NodeSqliteDialect implements Dialect {
   }
 
   createAdapter() {
-    return new SqliteAdapter();
+    return new NodeSqliteAdapter();
   }
 
   createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db);
+  }
+}
+
+/**
+ * Kysely would otherwise hold its own lock for one connection around each use, also while a statement
+ * here waits for a lock held elsewhere; the driver's turns already keep uses apart (and let others in meanwhile).
+ */
+class NodeSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 
@@ -53,19 +68,29 @@ class NodeSqliteDriver implements Driver {
   constructor(
     private readonly db: DatabaseSync,
     state: DatabaseState | undefined,
+    lockWaitMs: number,
   ) {
-    this.connection = new NodeSqliteConnection(db, state);
+    const pause = async (ms: number) => {
+      this.connection.release();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await this.takeTurn();
+    };
+    this.connection = new NodeSqliteConnection(db, state, lockWaitMs, pause);
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    await this.takeTurn();
+    return this.connection;
+  }
+
+  private async takeTurn(): Promise<void> {
     const previous = this.turn;
     let release!: () => void;
     this.turn = new Promise((resolve) => (release = resolve));
     await previous;
     this.connection.release = release;
-    return this.connection;
   }
 
   async releaseConnection(): Promise<void> {
@@ -97,17 +122,28 @@ class NodeSqliteConnection implements DatabaseConnection {
   constructor(
     private readonly db: DatabaseSync,
     private readonly state: DatabaseState | undefined,
+    private readonly lockWaitMs: number,
+    /** Gives up the connection for `ms`, then waits for its turn again. */
+    private readonly pause: (ms: number) => Promise<void>,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    try {
-      const result = this.execute<R>(query);
-      this.state?.answered(storesRequests(query.sql));
-      return result;
-    } catch (error) {
-      const sorted = sqliteError(error);
-      if (isStoreUnavailable(sorted)) this.state?.unreachable(sorted as Error);
-      throw sorted;
+    const deadline = Date.now() + this.lockWaitMs;
+    for (let wait = 2; ; wait = Math.min(2 * wait, 50)) {
+      try {
+        const result = this.execute<R>(query);
+        this.state?.answered(storesRequests(query.sql));
+        return result;
+      } catch (error) {
+        // Outside a transaction a busy statement changed nothing (BEGIN IMMEDIATE included): it can run again.
+        if (isBusy(error) && !this.db.isTransaction && Date.now() + wait < deadline) {
+          await this.pause(wait);
+          continue;
+        }
+        const sorted = sqliteError(error);
+        if (isStoreUnavailable(sorted)) this.state?.unreachable(sorted as Error);
+        throw sorted;
+      }
     }
   }
 

@@ -8,11 +8,11 @@ import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '..
 import type { PortalDatabase } from '../schema';
 import { DAY_MS, firstAttempt, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
 import { batchTransaction, UndoItem } from './batch-transaction';
-import { openDatabase } from './connection';
+import { LOCK_WAIT_MS, openDatabase } from './connection';
 import { sqliteError } from './sqlite-errors';
 import { NodeSqliteDialect } from './kysely-dialect';
 
-export type ToWriter = { seq: number; items: NewRequest[] } | { seq: number; deliveries: DeliveryUpdate[]; now: number } | { close: true };
+export type ToWriter = { seq: number; items: NewRequest[]; sentAt: number } | { seq: number; deliveries: DeliveryUpdate[]; now: number } | { close: true };
 export type FromWriter =
   | { ready: true }
   | { seq: number; outcomes: Outcome<WriteOutcome>[] }
@@ -88,7 +88,10 @@ export function serveRequestWriter({ dataDir, ...policy }: { dataDir: string } &
   const write = requestWriter(db, policy);
   // Statements on this connection run synchronously: the transaction is done before the next message is read.
   const kysely = new Kysely<PortalDatabase>({ dialect: new NodeSqliteDialect(db) });
-  let queue: { seq: number; items: NewRequest[] }[] = [];
+  let queue: { seq: number; items: NewRequest[]; sentAt: number }[] = [];
+  // SQLite's busy wait sleeps on this thread, blocking nothing else; it is bounded so that a request is
+  // answered (stored, or 503) within LOCK_WAIT_MS of being sent here, however long the lock is held.
+  const waitAtMost = (ms: number) => db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(ms))}`);
 
   const flush = () => {
     // Recording deliveries runs through Kysely's promises: should one still hold a transaction open, wait for it.
@@ -98,6 +101,7 @@ export function serveRequestWriter({ dataDir, ...policy }: { dataDir: string } &
     if (batches.length === 0) return;
     let outcomes: Outcome<WriteOutcome>[];
     try {
+      waitAtMost(Math.min(...batches.map((b) => b.sentAt)) + LOCK_WAIT_MS - Date.now());
       outcomes = write(batches.flatMap((b) => b.items));
     } catch (error) {
       const failed = plainError(sqliteError(error));
@@ -119,6 +123,7 @@ export function serveRequestWriter({ dataDir, ...policy }: { dataDir: string } &
     }
     if ('deliveries' in message) {
       const { seq } = message;
+      waitAtMost(LOCK_WAIT_MS);
       void recordDeliveries(kysely, message.deliveries, message.now).then(
         () => port.postMessage({ seq, recorded: true } satisfies FromWriter),
         (error: unknown) => port.postMessage({ seq, failed: plainError(sqliteError(error)) } satisfies FromWriter),

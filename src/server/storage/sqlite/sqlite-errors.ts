@@ -19,3 +19,9 @@ export function sqliteError(error: unknown): unknown {
   const kind = typeof errcode === 'number' ? UNAVAILABLE[errcode & 0xff] : undefined;
   return kind === undefined ? error : storeUnavailable(`database: ${String(message)}`, kind);
 }
+
+/** Whether `error` is SQLite's SQLITE_BUSY: the write lock is held by another connection. */
+export function isBusy(error: unknown): boolean {
+  const { errcode } = (error ?? {}) as { errcode?: unknown };
+  return typeof errcode === 'number' && (errcode & 0xff) === 5;
+}

@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { PhotoRowsStore } from '../photo-rows-store';
 import type { PhotoStore } from '../photo-store';
-import { evictOldestUnclaimedRows, insertPhotoRow, photoNames, removeOverShareRows, removeUnclaimedRows } from '../queries/photo-rows';
+import { evictUnclaimedRows, insertPhotoRow, photoNames, removeOverShareRows, removeUnclaimedRows } from '../queries/photo-rows';
 import type { Db } from '../queries/requests';
 import type { PhotoRow } from '../records';
 
@@ -43,8 +43,8 @@ export class SqlitePhotos extends PhotoRowsStore implements PhotoStore {
     return names.length;
   }
 
-  async evictOldestUnclaimed(bytes: number): Promise<number> {
-    const names = await evictOldestUnclaimedRows(this.db, bytes);
+  async evictUnclaimed(bytes: number): Promise<number> {
+    const names = await evictUnclaimedRows(this.db, bytes);
     await this.removeFiles(names);
     return names.length;
   }

@@ -10,7 +10,7 @@ import type { PortalDatabase } from '../schema';
 import { sharedOperations } from '../shared-operations';
 import { StoreRefusal } from '../store-refusal';
 import { transferOf } from '../queries/transfer';
-import { DATABASE_FILE, openDatabase } from './connection';
+import { DATABASE_FILE, LOCK_WAIT_MS, openDatabase } from './connection';
 import { NodeSqliteDialect } from './kysely-dialect';
 import { SQLITE_PLAN } from './migrations';
 import { memoryTally } from './memory-tally';
@@ -47,7 +47,11 @@ export async function openSqliteStorage(
   // Reading, or a staff command, never creates a database where there was none.
   if (existing && !existsSync(file)) throw new StoreRefusal('missing', `SQLite ${file} does not exist`);
   const state = new DatabaseState(log);
-  const db = new Kysely<PortalDatabase>({ dialect: new NodeSqliteDialect(openDatabase(dataDir, { readonly, existing }), state) });
+  // The server's connection runs on the event loop: it waits for a lock between tries, never asleep (kysely-dialect.ts).
+  const dialect = existing
+    ? new NodeSqliteDialect(openDatabase(dataDir, { readonly, existing }), state)
+    : new NodeSqliteDialect(openDatabase(dataDir, { busyTimeoutMs: 0 }), state, LOCK_WAIT_MS);
+  const db = new Kysely<PortalDatabase>({ dialect });
   try {
     if (!existing) await migrate(db, SQLITE_PLAN);
   } catch (error) {

@@ -60,7 +60,7 @@ export class SqliteWriterThread implements RequestWriter {
   }
 
   async write(items: NewRequest[]): Promise<Outcome<WriteOutcome>[]> {
-    return (await this.send((seq) => ({ seq, items }))) ?? [];
+    return (await this.send((seq) => ({ seq, items, sentAt: Date.now() }))) ?? [];
   }
 
   async recordDeliveries(updates: readonly DeliveryUpdate[], now: number): Promise<void> {
