@@ -21,12 +21,13 @@ const RACE_MS = 6_000;
 const ERASES = 25;
 const SUBMITTERS = 3;
 
-let server: TestServer | undefined;
+let servers: TestServer[] = [];
 let staff: Storage | undefined;
 afterEach(async () => {
   await staff?.close();
-  await server?.dispose();
-  server = staff = undefined;
+  for (const s of servers.reverse()) await s.dispose();
+  servers = [];
+  staff = undefined;
 });
 
 /** Every file under `dir` whose bytes name the person. */
@@ -44,58 +45,72 @@ async function rowsNaming(s: TestServer): Promise<number> {
   return Number(requests.n) + Number(outbox.n);
 }
 
+/**
+ * One run: `instances` servers on one database (each its own DATA_DIR), the person's submits spread
+ * over them for RACE_MS, ERASES erasures meanwhile, then a final one once every mail is written.
+ */
+async function race(instances: number, run: number): Promise<void> {
+  servers = [await startTestServer()];
+  for (let i = 1; i < instances; i++) servers.push(await startTestServer({ DATABASE_URL: servers[0].config.databaseUrl }));
+  const [first] = servers;
+  // A staff command's own store, as `npm run requests -- erase` opens it beside the running servers.
+  staff = await openStorage({ dataDir: first.config.dataDir, databaseUrl: first.config.databaseUrl, databasePoolSize: 2 }, { existing: true });
+  const forms = new FormRevisions(loadPortalData(first.config.schemasDir), staff);
+  const recorded = await staff.mailFilesDirs();
+  const mailFolders = recorded.length > 0 ? recorded : [join(first.dataDir, 'outbox')];
+  expect(mailFolders).toHaveLength(instances);
+  const erase = () => eraseSubject({ storage: staff!, mailFolders, forms }, PERSON);
+  const strays = () => servers.flatMap((s) => filesNaming(join(s.dataDir, 'outbox')));
+
+  const photo = await png();
+  const end = Date.now() + RACE_MS;
+  let stored = 0;
+  const submitter = async (s: TestServer) => {
+    while (Date.now() < end) {
+      const res = await submit(s.url, 'ilve', simpleRequest(await uploadedName(s.url, photo), await uploadedName(s.url, photo)));
+      expect(res.status).toBe(201);
+      stored++;
+    }
+  };
+  const reports: ErasureReport[] = [];
+  const eraser = async () => {
+    for (let i = 0; i < ERASES; i++) {
+      await new Promise((r) => setTimeout(r, RACE_MS / ERASES));
+      reports.push(await erase());
+    }
+  };
+  await Promise.all([...Array.from({ length: SUBMITTERS }, (_, i) => submitter(servers[i % instances])), eraser()]);
+  // Every mail of what the last erasure did not reach is written before the final one.
+  await until(async () => {
+    const [row] = await first.sql.all<{ n: number }>('SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL');
+    return Number(row.n) === 0 || undefined;
+  }, 'every mail written');
+  const before = strays().length;
+  const final = await erase();
+
+  const erasedRequests = reports.reduce((n, r) => n + r.requests, 0);
+  const erasedFiles = reports.reduce((n, r) => n + r.mailFiles, 0);
+  console.log(
+    `[measure] erase racing submits, ${BACKEND}, ${instances} instance(s), run ${run}: ${stored} submits, ${ERASES} erasures removed ${erasedRequests} requests and ${erasedFiles} mail files; ` +
+      `${before} files naming the person before the final erasure (its report: ${final.requests} requests, ${final.mailFiles} files)`,
+  );
+  // The race was run: erasures met the person's requests and mails.
+  expect(erasedRequests).toBeGreaterThan(0);
+  expect(erasedFiles).toBeGreaterThan(0);
+  expect(strays()).toEqual([]);
+  expect(await rowsNaming(first)).toBe(0);
+  await staff.close();
+  staff = undefined;
+  for (const s of servers.reverse()) await s.dispose();
+  servers = [];
+}
+
 describe(`erasure racing the same person's submits (${BACKEND})`, () => {
   it(`leaves no file, row or byte naming the person after ${ERASES} erasures during ${RACE_MS / 1000} s of their submits, ${RUNS} runs`, async () => {
-    for (let run = 1; run <= RUNS; run++) {
-      server = await startTestServer();
-      const s = server;
-      // A staff command's own store, as `npm run requests -- erase` opens it beside the running server.
-      staff = await openStorage({ dataDir: s.config.dataDir, databaseUrl: s.config.databaseUrl, databasePoolSize: 2 }, { existing: true });
-      const forms = new FormRevisions(loadPortalData(s.config.schemasDir), staff);
-      const mailFolders = [join(s.dataDir, 'outbox')];
-      const erase = () => eraseSubject({ storage: staff!, mailFolders, forms }, PERSON);
+    for (let run = 1; run <= RUNS; run++) await race(1, run);
+  }, 240_000);
 
-      const photo = await png();
-      const end = Date.now() + RACE_MS;
-      let stored = 0;
-      const submitter = async () => {
-        while (Date.now() < end) {
-          const res = await submit(s.url, 'ilve', simpleRequest(await uploadedName(s.url, photo), await uploadedName(s.url, photo)));
-          expect(res.status).toBe(201);
-          stored++;
-        }
-      };
-      const reports: ErasureReport[] = [];
-      const eraser = async () => {
-        for (let i = 0; i < ERASES; i++) {
-          await new Promise((r) => setTimeout(r, RACE_MS / ERASES));
-          reports.push(await erase());
-        }
-      };
-      await Promise.all([...Array.from({ length: SUBMITTERS }, submitter), eraser()]);
-      // Every mail of what the last erasure did not reach is written before the final one.
-      await until(async () => {
-        const [row] = await s.sql.all<{ n: number }>('SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL');
-        return Number(row.n) === 0 || undefined;
-      }, 'every mail written');
-      const strays = filesNaming(join(s.dataDir, 'outbox')).length;
-      const final = await erase();
-
-      const erasedRequests = reports.reduce((n, r) => n + r.requests, 0);
-      const erasedFiles = reports.reduce((n, r) => n + r.mailFiles, 0);
-      console.log(
-        `[measure] erase racing submits, ${BACKEND}, run ${run}: ${stored} submits, ${ERASES} erasures removed ${erasedRequests} requests and ${erasedFiles} mail files; ` +
-          `${strays} files naming the person before the final erasure (its report: ${final.requests} requests, ${final.mailFiles} files)`,
-      );
-      // The race was run: erasures met the person's requests and mails.
-      expect(erasedRequests).toBeGreaterThan(0);
-      expect(erasedFiles).toBeGreaterThan(0);
-      expect(filesNaming(join(s.dataDir, 'outbox'))).toEqual([]);
-      expect(await rowsNaming(s)).toBe(0);
-      await staff.close();
-      staff = undefined;
-      await s.dispose();
-      server = undefined;
-    }
+  it.runIf(BACKEND === 'postgres')(`the same with two instances, each writing mail files to its own DATA_DIR, ${RUNS} runs`, async () => {
+    for (let run = 1; run <= RUNS; run++) await race(2, run);
   }, 240_000);
 });
