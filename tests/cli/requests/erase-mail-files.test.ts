@@ -100,11 +100,16 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('erase after migrate-
     db = undefined;
   });
 
-  it("removes the person's mail files and leaves other people's", async () => {
+  it("removes the person's mail files, named as an earlier release named them, and leaves other people's", async () => {
     server = await startTestServer();
     await submitWithMailFiles(server, 'klant@example.com');
     await submitWithMailFiles(server, 'buurman@example.com');
     await server.app.close();
+    // As an earlier release named them: by the SQLite row's id.
+    const outbox = join(server.dataDir, 'outbox');
+    for (const row of await server.sql.all<{ id: number; kind: string; reference: string }>('SELECT o.id, o.kind, r.reference FROM outbox o JOIN requests r ON r.id = o.request_id')) {
+      renameSync(join(outbox, `${row.reference}.${row.kind}.eml`), join(outbox, `${row.id}-${row.kind}.eml`));
+    }
     const mailsEach = (await server.sql.all<{ n: number }>('SELECT count(*) AS n FROM outbox GROUP BY request_id'))[0].n;
     const theirs = filesNaming(server, 'buurman@example.com');
     // PostgreSQL numbers the rows its own way: here the first person's mails get the ids the second's had.
@@ -117,6 +122,7 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('erase after migrate-
     const env = { DATA_DIR: server.dataDir, DATABASE_URL: db.url };
     const migrated = await requests(['migrate-to-postgres'], { env });
     expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stderr).toMatch(/mail files: \d+ renamed by their Message-ID/);
 
     const run = await requests(['erase', '--email', 'klant@example.com'], { env });
     expect(run.code, run.stderr).toBe(0);
