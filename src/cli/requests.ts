@@ -17,7 +17,7 @@ import { CommandError, runCommand } from './requests/command-error';
 import { formatDeliveries, listDeliveries, redeliver, redeliverFailed, sinceTime } from './requests/deliveries';
 import { eraseReport } from './requests/erase-report';
 import { EXPORT_FORMATS, exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
-import { mailFilesHome } from './requests/mail-files-home';
+import { mailFolders } from './requests/mail-folders';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { showRequest, showSubject } from './requests/show';
 import { openStaffStore, staffPortalData, storeConfig, type StaffConfig } from './requests/staff-store';
@@ -151,8 +151,8 @@ function taskOf(command: string, operand: string | undefined, values: Values, da
       return {
         readonly: false,
         run: async (storage, { dataDir }) => {
-          const home = await mailFilesHome(storage, dataDir);
-          print(eraseReport(await eraseSubject({ storage, dataDir: home, forms: new FormRevisions(data, storage) }, email), storage.description));
+          const folders = await mailFolders(storage, dataDir);
+          print(eraseReport(await eraseSubject({ storage, mailFolders: folders, forms: new FormRevisions(data, storage) }, email), storage.description));
         },
       };
     }

@@ -161,7 +161,7 @@ export async function buildApp(config: ServerConfig, { logger = false, reference
     app.log,
   );
   const stopRetention = scheduleRetention(
-    { storage, dataDir: config.dataDir },
+    { storage, mailFolders: [resolve(config.dataDir, MAIL_SPOOL_DIR)] },
     { retentionMs: config.retentionMs, intervalMs: config.retentionIntervalMs },
     app.log,
   );

@@ -166,7 +166,7 @@ describe('forms, fields, languages and countries changed as data only', () => {
     const outbox = join(dataDir, 'outbox');
     // The outbox folder appears with the first mail the server writes; until then there is none.
     if (!existsSync(outbox)) return [];
-    const files = readdirSync(outbox).filter((f) => f.endsWith('-desk.eml'));
+    const files = readdirSync(outbox).filter((f) => f.endsWith('.desk.eml'));
     return Promise.all(files.map((f) => simpleParser(readFileSync(join(outbox, f)))));
   }
 

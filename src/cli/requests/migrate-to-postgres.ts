@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { MAIL_SPOOL_DIR, renameLegacyMails } from '../../server/delivery/mail/transport';
 import { openStorage } from '../../server/storage/open-storage';
 import type { Storage } from '../../server/storage/port';
 import type { PhotoRow, StoredRequest } from '../../server/storage/records';
@@ -40,6 +42,7 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<number
         console.error(`${source.description} → ${target.description}`);
         const files = await checkPhotoFiles(source, options.allowMissingPhotos);
         const started = Date.now();
+        await renameMailFiles(options.dataDir);
         const missing = new Set(files.missing.map((p) => p.name));
         await moveRequests(source, target, missing);
         await moveUnclaimedPhotos(source, target, missing);
@@ -75,6 +78,15 @@ async function openTarget({ dataDir, databaseUrl }: MigrateOptions): Promise<Sto
   return openStorage({ dataDir, databaseUrl, databasePoolSize: 2 }).catch((error: Error) => {
     throw new Refusal(`Cannot open the PostgreSQL database (DATABASE_URL): ${error.message}`);
   });
+}
+
+/**
+ * Mail files named by their SQLite outbox id would name other people's rows once the ids change: they
+ * are named by their Message-ID, which moves with the rows, before anything moves.
+ */
+async function renameMailFiles(dataDir: string): Promise<void> {
+  const renamed = await renameLegacyMails(join(dataDir, MAIL_SPOOL_DIR));
+  if (renamed > 0) console.error(`mail files: ${renamed} renamed by their Message-ID (their outbox ids change)`);
 }
 
 /** Finds photo rows whose file is gone before anything moves: refused unless allowed, and listed either way. */

@@ -42,7 +42,9 @@ export async function startDeliveryWorkers({ config, brands, forms, storage, wri
   });
   const spool = join(config.dataDir, MAIL_SPOOL_DIR);
   await removeMailLeftovers(spool);
-  const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, spool);
+  const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, spool, (m) =>
+    storage.deliveryHolds(m.id, m.subject, m.text),
+  );
   const webhooks = createWebhookSender({
     brands,
     signers,

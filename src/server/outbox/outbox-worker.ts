@@ -43,6 +43,8 @@ interface Result {
   delivery: DueDelivery;
   outcome: AttemptOutcome;
   error?: unknown;
+  /** The attempt's place in the order attempts were started. */
+  started: number;
 }
 
 /**
@@ -73,6 +75,12 @@ export class OutboxWorker {
   private pausedUntil = 0;
   /** The destinations down since the failure recorded then; absent: up (or not tried yet). */
   private readonly down = new Map<string, { since: number; failedAttempts: number }>();
+  /**
+   * Per destination, the start (Result.started) of the attempt that last said it went down or came back:
+   * attempts started before it end later without changing that (a slow receiver's timeouts after it recovered).
+   */
+  private readonly turnedBy = new Map<string, number>();
+  private attemptsStarted = 0;
   private readonly now: () => number;
   private readonly destinationOf: (delivery: DueDelivery) => string;
 
@@ -137,9 +145,10 @@ export class OutboxWorker {
     }
     for (const delivery of rows) {
       this.launchedThisPoll++;
+      const started = this.attemptsStarted++;
       const run = this.deliver(delivery).then(
-        () => this.finish({ delivery, outcome: 'delivered' }),
-        (error: unknown) => this.finish({ delivery, outcome: this.judge(delivery, error), error: error ?? new Error('delivery failed') }),
+        () => this.finish({ delivery, outcome: 'delivered', started }),
+        (error: unknown) => this.finish({ delivery, outcome: this.judge(delivery, error), error: error ?? new Error('delivery failed'), started }),
       );
       this.inFlight.set(delivery.id, run);
     }
@@ -229,35 +238,42 @@ export class OutboxWorker {
    * reference; a retry only at debug level, since an outage fails every queued delivery over and over:
    * that a destination went down and came back is said once each (watch).
    */
-  private report({ delivery, outcome, error }: Result): void {
+  private report(result: Result): void {
+    const { delivery, outcome, error } = result;
     const { kind, reference } = delivery;
     this.onAttempt(kind, outcome);
-    this.watch(delivery, outcome, error);
+    this.watch(result);
     if (outcome === 'delivered') return;
     const context = { reference, kind, deliveryId: delivery.id, attempt: delivery.attempts + 1, err: errorText(error) };
     if (outcome === 'failed') this.log.error(context, `delivery failed for good: ${kind} of request ${reference}`);
     else this.log.debug(context, 'delivery failed; will retry');
   }
 
-  /** One line when a destination goes down (a transient failure after a success, or the first), one when it is back. */
-  private watch(delivery: DueDelivery, outcome: AttemptOutcome, error: unknown): void {
+  /**
+   * One line when a destination goes down (a transient failure after a success, or the first), one when it
+   * is back; only attempts started after the one that said the last of these can say the next.
+   */
+  private watch({ delivery, outcome, error, started }: Result): void {
     // Only the transport's failures say a destination is down: a permanent refusal is about one recipient,
     // and a request's own trouble (a photo no longer stored) about that request.
     if (outcome !== 'delivered' && !(error instanceof DeliveryError && !error.permanent)) return;
     const { channel } = this.options;
     const destination = this.destinationOf(delivery);
+    const stale = started < (this.turnedBy.get(destination) ?? -1);
     const down = this.down.get(destination);
     const where = destination === channel ? channel : `${channel} to ${destination}`;
     if (outcome === 'delivered') {
-      if (!down) return;
+      if (!down || stale) return;
       this.down.delete(destination);
+      this.turnedBy.set(destination, started);
       this.onDestination(channel, destination, true);
       const minutes = Math.round((this.now() - down.since) / 60_000);
       this.log.info({ channel, destination, failedAttempts: down.failedAttempts, downMinutes: minutes }, `delivery: ${where} is back after ${minutes} min; queued deliveries follow`);
     } else if (down) {
       down.failedAttempts++;
-    } else {
+    } else if (!stale) {
       this.down.set(destination, { since: this.now(), failedAttempts: 1 });
+      this.turnedBy.set(destination, started);
       this.onDestination(channel, destination, false);
       const hours = Math.round(this.options.giveUpMs / 3_600_000);
       this.log.warn({ channel, destination, err: scrubText(errorText(error)) }, `delivery: ${where} is down; deliveries stay queued and are retried for ${hours} h`);

@@ -1,5 +1,6 @@
 import type { FormRevisions } from '../revisions/form-revisions';
 import type { Storage } from '../storage/port';
+import type { OutboxRow } from '../storage/records';
 import { eraseMails, eraseRequests, removeMailFiles } from './personal-data';
 import { scrubAddress } from './scrub-address';
 import { findSubject } from './subject';
@@ -21,7 +22,7 @@ export interface ErasureReport {
   requestsNamingThem: number;
   /** Deliveries of those requests (the desk's mail, the webhook) whose text quoted the address: rewritten without it. */
   deliveriesQuotingThem: number;
-  /** .eml files removed (mails written to DATA_DIR/outbox when no SMTP server is set). */
+  /** .eml files removed (mails written to each instance's DATA_DIR/outbox when no SMTP server is set). */
   mailFiles: number;
 }
 
@@ -33,12 +34,12 @@ export interface ErasureReport {
  * of it in its files (storage.reclaim).
  */
 export async function eraseSubject(
-  { storage, dataDir, forms }: { storage: ErasureStorage; dataDir: string; forms: Pick<FormRevisions, 'of'> },
+  { storage, mailFolders, forms }: { storage: ErasureStorage; mailFolders: readonly string[]; forms: Pick<FormRevisions, 'of'> },
   address: string,
 ): Promise<ErasureReport> {
   const subject = await findSubject(storage, forms, address);
-  const own = await eraseRequests({ storage, dataDir }, subject.own.map((r) => r.id));
-  const toThem = await eraseMails({ storage, dataDir }, subject.mails.map((m) => m.id));
+  const own = await eraseRequests({ storage, mailFolders }, subject.own.map((r) => r.id));
+  const toThem = await eraseMails({ storage, mailFolders }, subject.mails);
   let requestsNamingThem = 0;
   for (const request of subject.namedIn) {
     // namedIn holds only requests of known forms: the dealer field of the form it was sent with named the person.
@@ -47,14 +48,14 @@ export async function eraseSubject(
     const { [field]: _address, ...kept } = JSON.parse(request.payload) as Record<string, unknown>;
     if (await storage.rewriteRequest(request.id, JSON.stringify(kept))) requestsNamingThem++;
   }
-  const rewritten: number[] = [];
+  const rewritten: OutboxRow[] = [];
   for (const mail of await storage.deliveriesOf(subject.namedIn.map((r) => r.id))) {
     const [title, body] = [scrubAddress(mail.subject, subject.mailbox), scrubAddress(mail.body, subject.mailbox)];
     if (title === mail.subject && body === mail.body) continue;
     await storage.rewriteMail(mail.id, title, body);
-    rewritten.push(mail.id);
+    rewritten.push(mail);
   }
-  const rewrittenFiles = await removeMailFiles(dataDir, rewritten);
+  const rewrittenFiles = await removeMailFiles(mailFolders, rewritten);
   await storage.reclaim();
   return {
     requests: own.requests,

@@ -32,8 +32,8 @@ export type Tally = (key: string, amount: number, windowMs: number, now?: number
 export interface ErasedRows {
   requests: number;
   photos: number;
-  /** The outbox ids removed (their .eml files, if any, are named after them). */
-  mails: number[];
+  /** The stored message ids of the outbox rows removed (their .eml files, if any, are named after them). */
+  mails: string[];
 }
 
 /**
@@ -89,9 +89,14 @@ export interface Storage {
   expiredRequests(cutoff: number, limit: number): Promise<number[]>;
   eraseRequests(ids: readonly number[]): Promise<ErasedRows>;
   eraseMails(ids: readonly number[]): Promise<number>;
-  /** The folder a server wrote .eml files to (absolute; recorded at its start); undefined: the command's own DATA_DIR (SQLite's are beside its database). */
-  mailFilesDir(): Promise<string | undefined>;
+  /**
+   * The folders servers write .eml files to (absolute; each instance records its own at its start);
+   * none: the command's own DATA_DIR (SQLite's are beside its database).
+   */
+  mailFilesDirs(): Promise<string[]>;
   recordMailFilesDir(dir: string): Promise<void>;
+  /** Whether the delivery is still stored with this subject and text (not erased, nor rewritten by an erasure). */
+  deliveryHolds(id: number, subject: string, body: string): Promise<boolean>;
   /** The photos of these requests, by name. */
   photosOfRequests(ids: readonly number[]): Promise<PhotoRow[]>;
   /** The deliveries of these requests, by id. */

@@ -65,6 +65,9 @@ export type StoredRequest = Selectable<RequestsTable>;
 /** An outbox row as stored: one delivery of a request. */
 export type OutboxRow = Selectable<OutboxTable>;
 
+/** A row's message id: rows queued before they kept one have the one derived from their id, as sent then. */
+export const messageIdOf = (row: Pick<OutboxRow, 'id' | 'message_id'>): string => row.message_id ?? `outbox-${row.id}`;
+
 /** A queued delivery that is due, with the request it carries. */
 export interface DueDelivery {
   id: number;

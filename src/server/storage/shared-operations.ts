@@ -1,7 +1,7 @@
 import type { ErasedRows, Storage } from './port';
 import { deliveriesSince, outboxFigures, requeue, requeueFailed, undelivered } from './queries/outbox';
 import { adoptFormRevision, allFormRevisions, formRevisions, registerFormRevisions, unrevisedRequests } from './queries/form-revisions';
-import { deliveriesOf, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest } from './queries/privacy';
+import { deliveriesOf, deliveryHolds, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest } from './queries/privacy';
 import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
 
 /** What differs between backends, for the operations they share. */
@@ -14,7 +14,7 @@ export interface BackendParts {
 type SharedOperations = Pick<
   Storage,
   | 'registerFormRevisions' | 'formRevisions' | 'allFormRevisions' | 'unrevisedRequests' | 'adoptFormRevision' | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'requeueFailed' | 'outboxFigures' | 'deliveriesSince'
-  | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'photosOfRequests' | 'deliveriesOf' | 'mailsByLimitKey' | 'rewriteRequest' | 'rewriteMail'
+  | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'photosOfRequests' | 'deliveriesOf' | 'mailsByLimitKey' | 'rewriteRequest' | 'rewriteMail' | 'deliveryHolds'
 >;
 
 /** The operations both backends run as the same queries (queries/, written once with Kysely). */
@@ -47,5 +47,6 @@ export function sharedOperations({ db, removePhotoBytes }: BackendParts): Shared
     mailsByLimitKey: (key) => mailsByLimitKey(db, key),
     rewriteRequest: (id, payload) => rewriteRequest(db, id, payload),
     rewriteMail: (id, subject, body) => rewriteMail(db, id, subject, body),
+    deliveryHolds: (id, subject, body) => deliveryHolds(db, id, subject, body),
   };
 }

@@ -44,7 +44,7 @@ async function waitForMail(reference: string, kind: string): Promise<string> {
       reference,
       kind,
     );
-    if (row?.sent_at) return readableMail(readFileSync(join(server.dataDir, 'outbox', `${row.id}-${kind}.eml`), 'utf8'));
+    if (row?.sent_at) return readableMail(readFileSync(join(server.dataDir, 'outbox', `${reference}.${kind}.eml`), 'utf8'));
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`no ${kind} mail for ${reference}`);
@@ -83,8 +83,7 @@ describe('POST /api/forms/:brand', () => {
     const res = await submit(server.url, 'ilve', simpleRequest(image1, image2));
     const { reference } = (await res.json()) as { reference: string };
     await waitForMail(reference, 'desk');
-    const [row] = await query<{ id: number }>("SELECT o.id FROM outbox o JOIN requests r ON r.id = o.request_id WHERE r.reference = ? AND o.kind = 'desk'", reference);
-    const desk = await simpleParser(readFileSync(join(server.dataDir, 'outbox', `${row.id}-desk.eml`)));
+    const desk = await simpleParser(readFileSync(join(server.dataDir, 'outbox', `${reference}.desk.eml`)));
     expect(desk.replyTo?.value[0].address).toBe('klant@example.com');
     expect(desk.subject).toContain(reference);
     expect(desk.attachments.map((a) => a.filename)).toEqual([`${reference}-typeplaatje.jpg`, `${reference}-aankoopbon.png`]);

@@ -30,6 +30,7 @@ export interface PostgresStorageOptions {
  * photos (bytes in the row), idempotency keys, the outbox and the rate-limit
  * counters. Instances migrate one after the other at start.
  */
+/** Each instance's mail folder is a row of portal_settings named by this and the folder; a row named by this alone: an earlier release's. */
 const MAIL_FILES = 'mail_files_dir';
 
 export async function openPostgresStorage(
@@ -63,14 +64,13 @@ export async function openPostgresStorage(
     openWriter: async (policy) => new PostgresRequestWriter(raw, db, policy),
     leaseDue: (channel, limit, busy, now) => leaseDue(raw, options.deliveryLeaseMs, channel, limit, busy, now),
     // Staff commands run on other machines than the servers: where the servers write mail files is kept here.
-    mailFilesDir: async () =>
-      (await db.selectFrom('portal_settings').select('value').where('name', '=', MAIL_FILES).executeTakeFirst())?.value,
+    // Every instance its own row: each writes to its own DATA_DIR, and erasure must reach them all.
+    mailFilesDirs: async () => {
+      const rows = await db.selectFrom('portal_settings').select('value').where((eb) => eb.or([eb('name', '=', MAIL_FILES), eb('name', 'like', `${MAIL_FILES}:%`)])).execute();
+      return [...new Set(rows.map((r) => r.value))];
+    },
     recordMailFilesDir: async (dir) =>
-      void (await db
-        .insertInto('portal_settings')
-        .values({ name: MAIL_FILES, value: dir })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ value: dir }))
-        .execute()),
+      void (await db.insertInto('portal_settings').values({ name: `${MAIL_FILES}:${dir}`, value: dir }).onConflict((oc) => oc.column('name').doNothing()).execute()),
     ...sharedOperations({ db, removePhotoBytes: async () => {} }),
     // A plain vacuum frees dead rows but leaves their bytes in the pages it keeps: the tables that hold
     // text about people are written anew (their files replaced; submits wait for the lock meanwhile).

@@ -1,4 +1,4 @@
-import type { OutboxRow, PhotoRow } from '../records';
+import { messageIdOf, type OutboxRow, type PhotoRow } from '../records';
 import type { Db } from './requests';
 
 /** Requests created before `cutoff` whose deliveries all ended (sent or given up) before it. */
@@ -25,13 +25,13 @@ export async function expiredRequests(db: Db, cutoff: number, limit: number): Pr
 }
 
 /** Removes requests with their photos' rows and outbox rows, in one transaction; returns what went. */
-export async function eraseRequestRows(db: Db, ids: readonly number[]): Promise<{ requests: number; photos: string[]; mails: number[] }> {
+export async function eraseRequestRows(db: Db, ids: readonly number[]): Promise<{ requests: number; photos: string[]; mails: string[] }> {
   if (ids.length === 0) return { requests: 0, photos: [], mails: [] };
   return db.transaction().execute(async (tx) => {
-    const mails = await tx.deleteFrom('outbox').where('request_id', 'in', ids).returning('id').execute();
+    const mails = await tx.deleteFrom('outbox').where('request_id', 'in', ids).returning(['id', 'message_id']).execute();
     const photos = await tx.deleteFrom('photos').where('request_id', 'in', ids).returning('name').execute();
     const { numDeletedRows } = await tx.deleteFrom('requests').where('id', 'in', ids).executeTakeFirst();
-    return { requests: Number(numDeletedRows), photos: photos.map((p) => p.name), mails: mails.map((m) => m.id) };
+    return { requests: Number(numDeletedRows), photos: photos.map((p) => p.name), mails: mails.map(messageIdOf) };
   });
 }
 
@@ -58,6 +58,11 @@ export function photosOfRequests(db: Db, ids: readonly number[]): Promise<PhotoR
 export async function rewriteRequest(db: Db, id: number, payload: string): Promise<boolean> {
   const { numUpdatedRows } = await db.updateTable('requests').set({ payload }).where('id', '=', id).executeTakeFirst();
   return numUpdatedRows > 0n;
+}
+
+export async function deliveryHolds(db: Db, id: number, subject: string, body: string): Promise<boolean> {
+  const row = await db.selectFrom('outbox').select('id').where('id', '=', id).where('subject', '=', subject).where('body', '=', body).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function rewriteMail(db: Db, id: number, subject: string, body: string): Promise<void> {

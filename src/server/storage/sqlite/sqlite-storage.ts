@@ -75,7 +75,7 @@ export async function openSqliteStorage(
     leaseDue: (channel, limit, busy, now) => dueDeliveries(db, channel, limit, busy, now),
     ...sharedOperations({ db, removePhotoBytes: (names) => photoStore().removeFiles(names) }),
     // The mail files are in DATA_DIR beside the database: whoever opens it has them (a moved folder too).
-    mailFilesDir: async () => undefined,
+    mailFilesDirs: async () => [],
     recordMailFilesDir: async () => {},
     reclaim: () => emptyWal(db),
     transfer: transferOf({
