@@ -15,7 +15,7 @@ const MAX_IN_FLIGHT = 4;
 
 const row = (id: number): DueDelivery => ({
   id, kind: 'desk', recipient: 'desk@example.com', subject: 's', body: 'b', attempts: 0, queuedAt: Date.now(),
-  messageId: `m${id}`, reference: `R${id}`, brand: 'b', locale: 'nl', variant: 'simple', payload: '{}', formRevision: null,
+  messageId: `m${id}`, reference: `R${id}`, brand: 'b', locale: 'nl', variant: 'simple', payload: '{}', formRevision: null, language: 'nl',
 });
 
 describe('deliveries sent while their results cannot be recorded', () => {
