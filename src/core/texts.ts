@@ -9,14 +9,30 @@ export const FALLBACK_LOCALE: Locale = 'nl';
 /** Every language the portal has, by code (callers read the files; the page bundles them). */
 export type Languages = ReadonlyMap<Locale, TextTree>;
 
-/** The text at a dotted key ("mail.desk.subject") of one tree, if it is a text. */
-export function textAt(tree: TextTree | undefined, key: string): string | undefined {
-  let node: string | TextTree | undefined = tree;
-  for (const part of key.split('.')) {
-    if (node === undefined || typeof node === 'string' || !Object.hasOwn(node, part)) return undefined;
-    node = node[part];
+/** Each tree's texts by dotted key, made at its first lookup: a submit looks up dozens (labels, the mails' words). */
+const indexes = new WeakMap<TextTree, ReadonlyMap<string, string>>();
+
+function indexOf(tree: TextTree): ReadonlyMap<string, string> {
+  let index = indexes.get(tree);
+  if (index === undefined) {
+    const texts = new Map<string, string>();
+    const walk = (node: TextTree, prefix: string) => {
+      for (const [part, child] of Object.entries(node)) {
+        // A key with a dot in it cannot be reached by a dotted key.
+        if (part.includes('.')) continue;
+        if (typeof child === 'string') texts.set(prefix + part, child);
+        else if (child !== null && typeof child === 'object') walk(child, `${prefix}${part}.`);
+      }
+    };
+    walk(tree, '');
+    indexes.set(tree, (index = texts));
   }
-  return typeof node === 'string' ? node : undefined;
+  return index;
+}
+
+/** The text at a dotted key ("mail.desk.subject") of one tree, if it is a text (trees are read-only: indexed once). */
+export function textAt(tree: TextTree | undefined, key: string): string | undefined {
+  return tree === undefined ? undefined : indexOf(tree).get(key);
 }
 
 /** The text in `locale`, else in Dutch; undefined when neither has it. */

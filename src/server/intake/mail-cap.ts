@@ -1,4 +1,5 @@
-import type { Tally } from '../storage/port';
+import { gatedTally } from '../storage/gated-tally';
+import type { GatedTally, Tally } from '../storage/port';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -14,6 +15,9 @@ export interface MailBudgets {
   /** Mails one client's requests cause per brand per hour, both kinds: its share of the brand's budgets. */
   perClient: number;
 }
+
+/** A mail the cap counts: the customer's own, or a notice to another address. */
+export type CappedMail = 'customer' | 'notice';
 
 /** What the cap decides for one mail: sent now, held back until `at`, or not sent. */
 export type MailTurn = { go: 'now' } | { go: 'later'; at: number } | { go: 'never' };
@@ -41,11 +45,55 @@ export class MailCap {
   /** Per counter key, the first hour not known to be full: hours only fill up, so later looks start there. */
   private readonly fullUntil = new Map<string, number>();
 
+  private readonly gated: GatedTally;
+
   constructor(
     private readonly tally: Tally,
     private readonly budgets: MailBudgets,
     private readonly events: MailCapEvents,
-  ) {}
+  ) {
+    this.gated = gatedTally(tally);
+  }
+
+  /**
+   * The turns of one request's mails, in order, as customerMail and notice one after the other would
+   * give them; counted in one round trip when this hour is not known to be full for any of them.
+   */
+  async turns(brand: string, client: string, mails: readonly CappedMail[], now = Date.now()): Promise<MailTurn[]> {
+    const hour = Math.floor(now / HOUR_MS);
+    const clientKey = `${brand}:client:${client}`;
+    const keys = mails.map((m) => (m === 'customer' ? `${brand}:customers` : `${brand}:notices`));
+    if (mails.length === 0 || new Set(keys).size < keys.length || [clientKey, ...keys].some((k) => this.from(k, hour) > hour)) {
+      const turns: MailTurn[] = [];
+      for (const m of mails) turns.push(m === 'customer' ? await this.customerMail(brand, client, now) : await this.notice(brand, client, now));
+      return turns;
+    }
+    const windowMs = (hour + 2) * HOUR_MS - now;
+    const n = mails.length;
+    // The client's count after its i-th mail is the gate's new count less those after it.
+    const { gate, then } = await this.gated(
+      { key: `mail-cap:${clientKey}:${hour}`, amount: n, windowMs },
+      keys.map((key, i) => ({ key: `mail-cap:${key}:${hour}`, amount: 1, windowMs, gateAtMost: this.budgets.perClient + n - 1 - i })),
+      now,
+    );
+    if (gate > this.budgets.perClient) this.remember(clientKey, hour + 1, hour);
+    const turns: MailTurn[] = [];
+    for (const [i, mail] of mails.entries()) {
+      const count = then[i];
+      const budget = mail === 'customer' ? this.budgets.perBrand : this.budgets.noticesPerBrand;
+      if (count !== undefined && count <= budget) {
+        turns.push({ go: 'now' });
+        continue;
+      }
+      if (count !== undefined) {
+        this.remember(keys[i], hour + 1, hour);
+        this.tell(brand, mail === 'customer' ? 'customers' : 'notices', hour);
+      }
+      // Past this hour's room a customer's mail looks on from the next hour (known full now); a notice is not sent.
+      turns.push(mail === 'customer' ? await this.customerMail(brand, client, now) : { go: 'never' });
+    }
+    return turns;
+  }
 
   /** A customer's own mail for `brand`, caused by `client`: when it goes. */
   async customerMail(brand: string, client: string, now = Date.now()): Promise<MailTurn> {

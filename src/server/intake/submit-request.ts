@@ -85,11 +85,9 @@ export class Intake {
     // A form with a language field carries its language; others only have the page's (the validator says which).
     const { request, locale } = verdict;
     const model = formOf(this.parts.data, brand);
-    const turns = new Map<string, MailTurn>();
-    for (const { kind } of customerMailRecipients(model, request)) {
-      const turn = KINDS[kind].unverified === 'customer' ? await this.parts.mailCap.customerMail(brand.id, client) : await this.parts.mailCap.notice(brand.id, client);
-      turns.set(kind, turn);
-    }
+    const kinds = customerMailRecipients(model, request).map((r) => r.kind);
+    const capped = await this.parts.mailCap.turns(brand.id, client, kinds.map((kind) => (KINDS[kind].unverified === 'customer' ? 'customer' : 'notice')));
+    const turns = new Map<string, MailTurn>(kinds.map((kind, i) => [kind, capped[i]]));
     const composition = { model, brand, languages: this.parts.data.languages, locale, timeZone: this.parts.timeZone };
     const outcome = await this.parts.store.submit({
       brand: brand.id,

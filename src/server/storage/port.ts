@@ -26,7 +26,28 @@ export interface RequestWriter {
 }
 
 /** Adds `amount` to the counter `key` in its window of `windowMs`; the count and when the window ends. */
-export type Tally = (key: string, amount: number, windowMs: number, now?: number) => Promise<{ count: number; resetAt: number }>;
+export type Tally = ((key: string, amount: number, windowMs: number, now?: number) => Promise<{ count: number; resetAt: number }>) & {
+  /** The same counts as calls of the tally one after the other, in one round trip (a shared store has it). */
+  gated?: GatedTally;
+};
+
+/** A count of a gated tally: made only if the gate's new count is at most `gateAtMost`. */
+export interface GatedCount {
+  key: string;
+  amount: number;
+  windowMs: number;
+  gateAtMost: number;
+}
+
+/**
+ * Adds to the counter `gate`, then to each of `then` that the gate's new count allows (keys of `then`
+ * distinct, none the gate's); the new counts, undefined for those not counted.
+ */
+export type GatedTally = (
+  gate: { key: string; amount: number; windowMs: number },
+  then: readonly GatedCount[],
+  now: number,
+) => Promise<{ gate: number; then: (number | undefined)[] }>;
 
 /** Requests, photos and deliveries erased together; the photos' bytes are gone, mail files are the caller's. */
 export interface ErasedRows {

@@ -41,3 +41,23 @@ describe('a choice in what people read', () => {
     expect(JSON.parse(hook!.text).request).toMatchObject({ drive: 'accu' });
   });
 });
+
+describe('the words of many requests', () => {
+  it('are looked up in the language files once: later requests of the form read none of them, and say the same', () => {
+    let reads = 0;
+    // Every property read of the language files counted (a lookup walks them key by key).
+    const counted = (tree: object): object =>
+      new Proxy(tree, { get: (target, key, receiver) => (reads++, typeof Reflect.get(target, key, receiver) === 'object' ? counted(Reflect.get(target, key, receiver) as object) : Reflect.get(target, key, receiver)) });
+    const watched = indexLanguages({ nl: counted(languages.get('nl')!) as never, de: counted(languages.get('de')!) as never });
+    const compose = (reference: string, receivedAt: number) =>
+      composeDeskMail({ model, request: { ...request, width: receivedAt }, brand, locale: 'de', reference, receivedAt, timeZone: 'Europe/Amsterdam', languages: watched });
+    const first = compose('K7QM-4XRT-9P', 60_000);
+    const before = reads;
+    const later = Array.from({ length: 50 }, (_, i) => compose(`K7QM-4XRT-${i}`, 60_000 + i));
+    console.log(`language-file reads: ${before} for the first desk mail, ${reads - before} for the 50 after it`);
+    expect(reads - before).toBe(0);
+    expect(later[0].text).toBe(first.text.replaceAll('K7QM-4XRT-9P', 'K7QM-4XRT-0'));
+    expect(later[49].text).toMatch(/^Maaibreedte \(cm\): 60049$/m);
+    expect(later[49].text).toMatch(/^Aandrijving: Accu$/m);
+  });
+});

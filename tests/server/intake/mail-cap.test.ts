@@ -1,6 +1,8 @@
 /** The brand's mail cap alone, on a clock of the test's: what a customer's mail and a notice are told. */
 import { describe, expect, it } from 'vitest';
-import { HOLD_HOURS, MailCap, type MailTurn } from '../../../src/server/intake/mail-cap';
+import { HOLD_HOURS, MailCap, type CappedMail, type MailTurn } from '../../../src/server/intake/mail-cap';
+import { gatedTally } from '../../../src/server/storage/gated-tally';
+import type { Tally } from '../../../src/server/storage/port';
 import { memoryTally } from '../../../src/server/storage/sqlite/memory-tally';
 
 const HOUR = 60 * 60_000;
@@ -45,5 +47,29 @@ describe('the mail cap', () => {
     expect(hours).toEqual([...Array(10).fill('now'), ...[1, 2, 3, 4, 5].flatMap((h) => Array(10).fill(h))]);
     // The client's and the brand's count per mail, and one more pair each time an hour turns out full.
     expect(counts).toBeLessThanOrEqual(2 * 60 + 2 * 6);
+  });
+
+  it("gives a request's mails the turns they get one after the other, in one round trip to the shared store while the hour has room", async () => {
+    const budgets = { perBrand: 3, noticesPerBrand: 2, perClient: 5 };
+    const shared = memoryTally();
+    let trips = 0;
+    const counted: Tally = Object.assign(async (...args: Parameters<Tally>) => (trips++, shared(...args)), {
+      gated: async (...args: Parameters<ReturnType<typeof gatedTally>>) => (trips++, gatedTally(shared)(...args)),
+    });
+    const together = new MailCap(counted, budgets, { reached: () => {} });
+    const alone = cap(budgets).cap;
+    const mails: CappedMail[] = ['customer', 'notice'];
+    const clients = ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.3', '198.51.100.3', '198.51.100.3'];
+    const [got, expected, tripsPerRequest] = [[], [], []] as [(string | number)[][], (string | number)[][], number[]];
+    for (const client of clients) {
+      const before = trips;
+      got.push((await together.turns('acme', client, mails, start)).map(hourOf));
+      tripsPerRequest.push(trips - before);
+      expected.push([hourOf(await alone.customerMail('acme', client, start)), hourOf(await alone.notice('acme', client, start))]);
+    }
+    expect(got).toEqual(expected);
+    expect(got.slice(0, 3)).toEqual([['now', 'now'], ['now', 'now'], ['now', 'never']]);
+    // One round trip a request until the brand's notices are known to be spent this hour.
+    expect(tripsPerRequest.slice(0, 3)).toEqual([1, 1, 1]);
   });
 });

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { requestOrder, requestPhotos, type FormModel } from '../../../core/form-model';
-import { text, type Languages } from '../../../core/texts';
+import { fillText, findText, type Languages } from '../../../core/texts';
 import type { Brand, Locale, RepairRequest } from '../../../core/types';
 import { STORED_PHOTO } from '../../storage/photo-folder';
 import type { QueuedDelivery } from '../../storage/records';
@@ -31,20 +31,54 @@ export interface DeskMailInput {
  */
 export function composeDeskMail({ model, request, brand, locale, reference, receivedAt, timeZone, languages }: DeskMailInput): QueuedDelivery {
   const words: RequestWords = { languages, language: brand.serviceDesk.language };
-  const say = (key: string, values?: Record<string, unknown>) => text(languages, words.language, `mail.desk.${key}`, values);
+  const fixed = deskWords(model, words);
   // The subject and intro may name any field of the request ({{postal_code}}), the brand and the reference.
   const values = { ...request, brand: brand.name, reference };
-  const lines = [say('intro', values), '', `${say('reference')}: ${reference}`, `${say('received')}: ${dateTimeForPeople(receivedAt, intlLocale(words), timeZone)}`];
+  const lines = [fillText(fixed.said('intro'), values), '', `${fixed.said('reference')}: ${reference}`, `${fixed.said('received')}: ${dateTimeForPeople(receivedAt, fixed.intl, timeZone)}`];
   // A form without a language field still tells the desk which language the customer wrote in.
-  if (model.roles.language === undefined) lines.push(`${say('customerLanguage')}: ${languageName(locale, words)}`);
+  if (model.roles.language === undefined) lines.push(`${fixed.said('customerLanguage')}: ${fixed.languageName(locale)}`);
   lines.push('');
-  for (const field of requestOrder(model)) {
-    const label = fieldLabel(model, field, words);
+  for (const { field, label } of fixed.fields) {
     const value = shownValue(model, field, request, reference, words);
     // Long texts start on their own line, so the desk reads them as the customer wrote them.
     lines.push(value.includes('\n') ? `${label}:\n${value}` : `${label}: ${value}`);
   }
-  return queued('desk', reference, brand.serviceDesk.emails.join(', '), oneLine(say('subject', values)), tidyText(lines.join('\n')), words.language);
+  return queued('desk', reference, brand.serviceDesk.emails.join(', '), oneLine(fillText(fixed.said('subject'), values)), tidyText(lines.join('\n')), words.language);
+}
+
+/** The desk mail's words no request changes, of one form in one language: its fields labelled in order, its texts unfilled. */
+interface DeskWords {
+  fields: { field: string; label: string }[];
+  said(key: string): string;
+  languageName(code: string): string;
+  intl: string;
+}
+
+/** Per form, language files and desk language: looked up at the first mail, each lookup a walk of the language files. */
+const deskWordsOf = new WeakMap<FormModel, WeakMap<Languages, Map<Locale, DeskWords>>>();
+
+function deskWords(model: FormModel, words: RequestWords): DeskWords {
+  let byLanguages = deskWordsOf.get(model);
+  if (byLanguages === undefined) deskWordsOf.set(model, (byLanguages = new WeakMap()));
+  let byLanguage = byLanguages.get(words.languages);
+  if (byLanguage === undefined) byLanguages.set(words.languages, (byLanguage = new Map()));
+  let found = byLanguage.get(words.language);
+  if (found === undefined) {
+    const said = new Map<string, string>();
+    const names = new Map<string, string>();
+    const known = <T>(cache: Map<string, T>, key: string, make: () => T): T => {
+      if (!cache.has(key)) cache.set(key, make());
+      return cache.get(key) as T;
+    };
+    found = {
+      fields: requestOrder(model).map((field) => ({ field, label: fieldLabel(model, field, words) })),
+      said: (key) => known(said, key, () => findText(words.languages, words.language, `mail.desk.${key}`) ?? `mail.desk.${key}`),
+      languageName: (code) => known(names, code, () => languageName(code, words)),
+      intl: intlLocale(words),
+    };
+    byLanguage.set(words.language, found);
+  }
+  return found;
 }
 
 /**

@@ -3,8 +3,8 @@ import { readClock } from '../../../core/zone-clock';
 /** Formatters are made once per Intl locale and zone: building one costs far more than using one, and every request needs one. */
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function formatOf(intlLocale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${intlLocale}\n${JSON.stringify(options)}`;
+function formatOf(intlLocale: string, options: Intl.DateTimeFormatOptions & { timeZone: string }): Intl.DateTimeFormat {
+  const key = `${intlLocale}\n${options.timeZone}\n${options.dateStyle ?? ''}\n${options.timeStyle ?? ''}`;
   let found = formats.get(key);
   if (!found) {
     found = new Intl.DateTimeFormat(intlLocale, options);
@@ -13,9 +13,19 @@ function formatOf(intlLocale: string, options: Intl.DateTimeFormatOptions): Intl
   return found;
 }
 
+/** Per Intl locale and zone, the last minute written and how: requests of one minute all say the same. */
+const lastMinute = new Map<string, { minute: number; text: string }>();
+
 /** "24 november 2026 om 05:20 (UTC+01:00)" / "24 novembre 2026 à 05:20 (UTC+01:00)": the portal's clock, and which clock it is. */
 export function dateTimeForPeople(ms: number, intlLocale: string, timeZone: string): string {
-  return `${formatOf(intlLocale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(ms)} (UTC${readClock(ms, timeZone).offset})`;
+  // Written to the minute, and zones change their offset only on a minute's start.
+  const minute = Math.floor(ms / 60_000);
+  const key = `${intlLocale}\n${timeZone}`;
+  const last = lastMinute.get(key);
+  if (last?.minute === minute) return last.text;
+  const text = `${formatOf(intlLocale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(ms)} (UTC${readClock(ms, timeZone).offset})`;
+  lastMinute.set(key, { minute, text });
+  return text;
 }
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

@@ -55,14 +55,25 @@ export class PostgresSql {
     return answered(this.state, () => this.on.query({ ...statement, values: params as Param[] }), storesRequests(statement.text));
   }
 
-  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
-  async transaction<T>(work: (tx: PostgresSql) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws.
+   * `locks`: transaction-level advisory locks, each a text hashed with its seed, taken in one order (so two
+   * transactions never wait on each other) in the same round trip as BEGIN.
+   */
+  async transaction<T>(work: (tx: PostgresSql) => Promise<T>, locks?: { seed: number; keys: readonly string[] }): Promise<T> {
     const pool = this.on as pg.Pool;
     const client = await answered(this.state, () => pool.connect(), false);
     let broken: Error | undefined;
     try {
       const tx = new PostgresSql(client, this.state);
-      await tx.query({ text: 'BEGIN' }, []);
+      // A simple query (no parameters) may hold two statements: the texts are quoted as literals.
+      const begin =
+        locks && locks.keys.length > 0
+          ? `BEGIN; SELECT pg_advisory_xact_lock(h) FROM (SELECT hashtextextended(k, ${Math.trunc(locks.seed)}) AS h FROM unnest(ARRAY[${locks.keys
+              .map((k) => client.escapeLiteral(k))
+              .join(', ')}]::text[]) k ORDER BY 1) locks`
+          : 'BEGIN';
+      await tx.query({ text: begin }, []);
       const result = await work(tx);
       await tx.query({ text: 'COMMIT' }, []);
       return result;

@@ -3,7 +3,7 @@ import type { Outcome, RequestWriter, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
 import type { Db } from '../queries/requests';
 import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
-import { DAY_MS, firstAttempt, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos, withinMailLimit } from '../store-rules';
+import { DAY_MS, firstAttempt, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos } from '../store-rules';
 import type { PostgresSql } from './postgres-sql';
 
 /** Seeds the hash of a mailbox into an advisory lock of the mail limit's own (the migration lock is another number). */
@@ -13,6 +13,12 @@ const MAIL_LIMIT_LOCKS = 7_316_403;
 function referenceTaken(error: unknown): boolean {
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };
   return code === '23505' && constraint === 'requests_reference_key';
+}
+
+/** A stored request's outcome, and the mailboxes it left full (or found full) until when. */
+interface Stored {
+  outcome: SubmitOutcome;
+  filled: { key: string; until: number }[];
 }
 
 /** Thrown inside the transaction to roll it back and answer with its outcome (a photo another request claimed). */
@@ -57,17 +63,35 @@ export class PostgresRequestWriter implements RequestWriter {
 
   async close(): Promise<void> {}
 
+  /** Mailboxes known to hold their day's mails, each until its oldest counted mail is a day old. */
+  private readonly fullUntil = new Map<string, number>();
+
+  private remember(key: string, until: number, now: number): void {
+    this.fullUntil.set(key, until);
+    // Mailboxes whose time is over are of no use: the map stays as small as the mailboxes full today.
+    if (this.fullUntil.size > 10_000) for (const [k, t] of this.fullUntil) if (t <= now) this.fullUntil.delete(k);
+  }
+
   private async store(s: NewRequest): Promise<WriteOutcome> {
-    let stored: SubmitOutcome | undefined;
+    const now = Date.now();
+    const full = new Set(limitKeys(s.deliveries).filter((key) => (this.fullUntil.get(key) ?? 0) > now));
+    const counted = limitKeys(s.deliveries).filter((key) => !full.has(key));
+    let stored: Stored | undefined;
     try {
-      stored = await this.sql.transaction((tx) => this.insert(tx, s));
+      // Requests to one mailbox with room take turns from here to their commit: two counted at once would
+      // both find room for one more mail. A mailbox known to be full takes no turn: its count only falls
+      // when its mails age (its time is kept) or are erased, so no mail past the limit is ever queued.
+      stored = await this.sql.transaction((tx) => this.insert(tx, s, now, counted, full), { seed: MAIL_LIMIT_LOCKS, keys: counted });
     } catch (error) {
       if (error instanceof Undo) return error.outcome;
       // Rolled back: the caller tries again under a new reference.
       if (referenceTaken(error)) return { kind: 'reference-taken' };
       throw error;
     }
-    if (stored) return stored;
+    if (stored) {
+      for (const { key, until } of stored.filled) this.remember(key, until, now);
+      return stored.outcome;
+    }
     const [earlier] = await this.sql.all<{ reference: string; payload_hash: string }>(
       'SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?',
       [s.idempotencyKey ?? null],
@@ -76,60 +100,58 @@ export class PostgresRequestWriter implements RequestWriter {
   }
 
   /** The request, its photos claimed and its deliveries queued; undefined when its key was stored before. */
-  private async insert(tx: PostgresSql, s: NewRequest): Promise<SubmitOutcome | undefined> {
-    const now = Date.now();
-    // One round trip for the request and its claims: the claim takes only unclaimed rows, and only for a new request.
-    // Each photo is looked up by its name alone: as `name = ANY(…) AND request_id IS NULL` the planner
-    // also read the whole index of unclaimed photos (2 ms a submit with 80,000 of them, and growing).
-    const [{ id, claimed }] = await tx.all<{ id: number | null; claimed: string[] }>(
+  private async insert(tx: PostgresSql, s: NewRequest, now: number, counted: readonly string[], full: ReadonlySet<string>): Promise<Stored | undefined> {
+    const limit = this.policy.mailsPerRecipientPerDay;
+    // Mail to a mailbox known to be full is dropped here; the others' are counted and queued in the statement.
+    const deliveries = s.deliveries.filter((d) => d.limitKey === undefined || !full.has(d.limitKey));
+    // One round trip for the request, its claims and its deliveries: the claim takes only unclaimed rows, and
+    // only for a new request. Each photo is looked up by its name alone: as `name = ANY(…) AND request_id IS NULL`
+    // the planner also read the whole index of unclaimed photos (2 ms a submit with 80,000 of them, and growing).
+    // A mailbox's mails of the last day are counted by `= ANY(ARRAY(…))`, one value to the planner:
+    // `IN (SELECT json_array_elements_text(…))` read every outbox row at each count (1.7 ms at 12,000 rows).
+    // Its deliveries past the limit are not queued (store-rules.ts: withinMailLimit, the same rule).
+    const [{ id, claimed, sent }] = await tx.all<{ id: number | null; claimed: string[]; sent: { limit_key: string; n: number; oldest: number }[] | null }>(
       `WITH r AS (
          INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at, form_revision)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
        ), c AS (
          UPDATE photos p SET request_id = (SELECT id FROM r), owner = NULL
-         FROM json_array_elements_text(?::json) named(name)
+         FROM json_array_elements_text($10::json) named(name)
          WHERE p.name = named.name AND p.request_id IS NULL AND EXISTS (SELECT 1 FROM r) RETURNING p.name
+       ), sent AS (
+         SELECT limit_key, count(*) AS n, min(queued_at) AS oldest FROM outbox
+         WHERE limit_key = ANY(ARRAY(SELECT json_array_elements_text($11::json))) AND queued_at > $12 GROUP BY limit_key
+       ), d AS (
+         SELECT d.*, row_number() OVER (PARTITION BY d.limit_key ORDER BY d.nth) AS rank
+         FROM json_to_recordset($13::json)
+           AS d(nth int, kind text, channel text, recipient text, limit_key text, subject text, body text, next_attempt_at bigint, message_id text, language text)
+       ), q AS (
+         INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, due_at, queued_at, message_id, language)
+         SELECT r.id, d.kind, d.channel, d.recipient, d.limit_key, d.subject, d.body, d.next_attempt_at, d.next_attempt_at, $8, d.message_id, d.language
+         FROM r CROSS JOIN d LEFT JOIN sent ON sent.limit_key = d.limit_key
+         WHERE d.limit_key IS NULL OR coalesce(sent.n, 0) + d.rank <= $14
        )
-       SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM c) AS claimed`,
-      [s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision, photoNames(s)],
+       SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM c) AS claimed, (SELECT json_agg(sent) FROM sent) AS sent`,
+      [
+        s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision, photoNames(s),
+        JSON.stringify(counted), now - DAY_MS,
+        JSON.stringify(
+          deliveries.map((d, nth) => ({ nth, kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text, next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language })),
+        ),
+        limit,
+      ],
     );
     if (id === null) return undefined;
     const unavailable = unavailablePhotos(s, new Set(claimed));
     if (unavailable.length > 0) throw new Undo({ kind: 'photos-unavailable', fields: unavailable });
-    const keys = limitKeys(s.deliveries);
-    // Requests to one mailbox take turns from here to their commit: two counted at once would both
-    // find room for one more mail. The locks are taken in one order, so two requests never wait on each other.
-    if (keys.length > 0) {
-      await tx.all(
-        `SELECT pg_advisory_xact_lock(h) FROM (SELECT hashtextextended(k, ${MAIL_LIMIT_LOCKS}) AS h FROM json_array_elements_text(?::json) k ORDER BY 1) locks`,
-        [JSON.stringify(keys)],
-      );
-    }
-    const counts =
-      keys.length === 0
-        ? []
-        : // `= ANY(ARRAY(…))`, one value to the planner: `IN (SELECT json_array_elements_text(…))` got a
-          // generic plan that read the whole index (every outbox row at each count: 1.7 ms at 12,000 rows).
-          await tx.all<{ limit_key: string; n: number }>(
-            `SELECT limit_key, count(*) AS n FROM outbox
-             WHERE limit_key = ANY(ARRAY(SELECT json_array_elements_text(?::json))) AND queued_at > ? GROUP BY limit_key`,
-            [JSON.stringify(keys), now - DAY_MS],
-          );
-    const queued = withinMailLimit(s.deliveries, new Map(counts.map((c) => [c.limit_key, c.n])), this.policy.mailsPerRecipientPerDay);
-    if (queued.length > 0) {
-      await tx.run(
-        `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, next_attempt_at, due_at, queued_at, message_id, language)
-         SELECT ?, kind, channel, recipient, limit_key, subject, body, next_attempt_at, next_attempt_at, ?, message_id, language
-         FROM json_to_recordset(?::json)
-           AS d(kind text, channel text, recipient text, limit_key text, subject text, body text, next_attempt_at bigint, message_id text, language text)`,
-        [
-          id, now,
-          JSON.stringify(
-            queued.map((d) => ({ ...d, recipient: d.to, limit_key: d.limitKey ?? null, body: d.text, next_attempt_at: firstAttempt(d, now), message_id: d.messageId })),
-          ),
-        ],
-      );
-    }
-    return { kind: 'stored', reference: s.reference, replay: false };
+    // Mailboxes this request filled (or found full) are full until their oldest counted mail is a day old.
+    const before = new Map((sent ?? []).map((c) => [c.limit_key, c]));
+    const filled = counted.flatMap((key) => {
+      const wanted = deliveries.filter((d) => d.limitKey === key).length;
+      const { n = 0, oldest = now } = before.get(key) ?? {};
+      return n + wanted >= limit ? [{ key, until: oldest + DAY_MS }] : [];
+    });
+    return { outcome: { kind: 'stored', reference: s.reference, replay: false }, filled };
   }
 }
+

@@ -1,0 +1,80 @@
+/**
+ * The per-mailbox mail limit on PostgreSQL: requests to a mailbox with room take turns (two counted
+ * at once would both find room), but a mailbox that is full keeps no request waiting, however many
+ * are sent to it at once (a flood aimed at one address).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStorage } from '../../../../src/server/storage/open-storage';
+import type { RequestWriter, Storage } from '../../../../src/server/storage/port';
+import type { NewRequest } from '../../../../src/server/storage/records';
+import { BACKEND, freshPostgres, type FreshDatabase } from '../../../support/backend';
+
+const MAILBOX = 'klant@example.com';
+
+describe.runIf(BACKEND === 'postgres')('the mail limit of one mailbox on PostgreSQL', { timeout: 60_000 }, () => {
+  let dir: string;
+  let db: FreshDatabase;
+  let storage: Storage;
+  let writer: RequestWriter;
+  let n = 0;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mail-limit-turns-'));
+    db = await freshPostgres();
+    storage = await openStorage({ dataDir: dir, databaseUrl: db.url, databasePoolSize: 4, deliveryLeaseMs: 60_000 });
+    writer = await storage.openWriter({ mailsPerRecipientPerDay: 2 });
+  });
+
+  afterAll(async () => {
+    await writer?.close();
+    await storage?.close();
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function request(): Promise<NewRequest> {
+    const temp = storage.photos.tempPath();
+    writeFileSync(temp, 'jpeg-bytes');
+    const { name } = await storage.photos.add(temp, 'jpg', '192.0.2.1');
+    const reference = `ref-${++n}`;
+    return {
+      brand: 'ilve',
+      variant: 'simple',
+      formRevision: 'simple-1',
+      locale: 'nl',
+      payload: JSON.stringify({ client_email: MAILBOX, image1: name, n }),
+      photos: [{ field: 'image1', name }],
+      reference,
+      deliveries: [{ kind: 'confirmation', channel: 'mail', to: MAILBOX, limitKey: MAILBOX, subject: 's', text: 't', language: 'nl', messageId: crypto.randomUUID() }],
+    };
+  }
+
+  async function stored(item: NewRequest): Promise<number> {
+    const started = performance.now();
+    const [outcome] = await writer.write([item]);
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    expect(outcome.value).toMatchObject({ kind: 'stored', replay: false });
+    return performance.now() - started;
+  }
+
+  it('keeps no request to a full mailbox waiting while another holds the mailbox, and queues no mail past the limit', async () => {
+    for (let i = 0; i < 2; i++) await stored(await request());
+    // Another session holds the mailbox's turn (as a request to it still being written would).
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 7316403))', [MAILBOX]);
+      // Before, each waited the 5 s lock_timeout for the turn and was refused.
+      const waited = await Promise.all(Array.from({ length: 5 }, async () => stored(await request())));
+      console.log(`requests to a full mailbox while its turn was held: ${waited.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    } finally {
+      await holder.end();
+    }
+    expect((await storage.outboxFigures()).pendingByKind.confirmation).toBe(2);
+    expect((await storage.requestsAfter(0, 100)).length).toBe(7);
+  });
+});
