@@ -6,25 +6,21 @@
 import { fileURLToPath } from 'node:url';
 import { newBrand } from './brand/new-brand';
 import { runValidate } from './validate';
+import { optionValue } from './option-value';
 
 const defaultRoot = fileURLToPath(new URL('../../', import.meta.url));
 const USAGE = 'Usage: npm run brand -- new <id> --like <existing id> [--name "Brand name"]\n  e.g. npm run brand -- new acme --like fratelli';
 
-function option(argv: readonly string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-}
-
 /** Runs the command; returns the exit status. */
 export function runBrand(argv: readonly string[], out: (line: string) => void = console.log): number {
   const [command, id] = argv;
-  const like = option(argv, '--like');
+  const like = optionValue(argv, '--like');
   if (command !== 'new' || !id || id.startsWith('--') || !like) {
     out(USAGE);
     return 2;
   }
-  const root = option(argv, '--root') ?? defaultRoot;
-  const result = newBrand({ root, id, like, name: option(argv, '--name') });
+  const root = optionValue(argv, '--root') ?? defaultRoot;
+  const result = newBrand({ root, id, like, name: optionValue(argv, '--name') });
   if (!result.ok) {
     out(`Nothing was changed: ${result.message}`);
     return 1;

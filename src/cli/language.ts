@@ -6,14 +6,10 @@
 import { fileURLToPath } from 'node:url';
 import { newLanguage } from './language/new-language';
 import { runValidate } from './validate';
+import { optionValue } from './option-value';
 
 const defaultRoot = fileURLToPath(new URL('../../', import.meta.url));
 const USAGE = 'Usage: npm run language -- new <code> [--name "Deutsch"] [--intl de-BE]\n  e.g. npm run language -- new de';
-
-function option(argv: readonly string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-}
 
 /** Runs the command; returns the exit status. */
 export function runLanguage(argv: readonly string[], out: (line: string) => void = console.log): number {
@@ -22,13 +18,13 @@ export function runLanguage(argv: readonly string[], out: (line: string) => void
     out(USAGE);
     return 2;
   }
-  const root = option(argv, '--root') ?? defaultRoot;
-  const result = newLanguage({ root, code, name: option(argv, '--name'), intl: option(argv, '--intl') });
+  const root = optionValue(argv, '--root') ?? defaultRoot;
+  const result = newLanguage({ root, code, name: optionValue(argv, '--name'), intl: optionValue(argv, '--intl') });
   if (!result.ok) {
     out(`Nothing was changed: ${result.message}`);
     return 1;
   }
-  const other = option(argv, '--intl') === undefined ? ` (--intl chooses another, e.g. ${code}-BE)` : '';
+  const other = optionValue(argv, '--intl') === undefined ? ` (--intl chooses another, e.g. ${code}-BE)` : '';
   out(`Created ${result.file}: "${result.name}" (the language switch shows it), dates written as ${result.intl}${other}.`);
   out('Every other text still shows in Dutch; validate counts them:\n');
   const status = runValidate(['--root', root], out);

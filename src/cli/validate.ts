@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { validateProject } from './validate/project';
 import { OUTPUT_FORMATS, reportLines, type OutputFormat } from './validate/report-format';
+import { optionValue } from './option-value';
 
 export { validateProject } from './validate/project';
 export type { Problem } from './validate/problem';
@@ -18,19 +19,14 @@ const USAGE = `Usage: npm run validate [-- --format ${OUTPUT_FORMATS.join('|')}]
   --format json    one JSON object per finding (severity, file, line, column, pointer, message)
   --fallbacks      list each text a language lacks (it shows in Dutch), not only the count`;
 
-function option(argv: readonly string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  return at >= 0 ? argv[at + 1] : undefined;
-}
-
 /** Runs the checks and prints the result; returns the exit status (2: the command was given wrongly). */
 export function runValidate(argv: readonly string[], out: (line: string) => void = console.log): number {
-  const format = option(argv, '--format') ?? 'text';
+  const format = optionValue(argv, '--format') ?? 'text';
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
     out(`"${format}" is not a format validate knows.\n${USAGE}`);
     return 2;
   }
-  const report = validateProject(option(argv, '--root') ?? defaultRoot);
+  const report = validateProject(optionValue(argv, '--root') ?? defaultRoot);
   for (const line of reportLines(report, { format: format as OutputFormat, fallbacks: argv.includes('--fallbacks') })) out(line);
   return report.problems.length === 0 ? 0 : 1;
 }
