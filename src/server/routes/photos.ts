@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../http-error';
 import { PHOTO_PATH_PREFIX, type PhotoLinks } from '../photos/photo-links';
-import { STORED_PHOTO } from '../storage/photo-folder';
+import { STORED_PHOTO, storedPhotoType } from '../storage/photo-folder';
 import type { PhotoStore } from '../storage/photo-store';
 
 export interface PhotosRouteOptions {
@@ -23,7 +23,7 @@ export const photosRoute: FastifyPluginAsync<PhotosRouteOptions> = async (app, {
     const bytes = await photos.read(name);
     if (bytes === undefined) throw new HttpError(404, 'This photo is no longer stored.');
     return reply
-      .header('content-type', name.endsWith('.png') ? 'image/png' : 'image/jpeg')
+      .header('content-type', storedPhotoType(name))
       .header('cache-control', 'private, no-store')
       .send(bytes);
   });

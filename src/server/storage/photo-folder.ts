@@ -14,6 +14,9 @@ const TEMP_PREFIX = '.tmp-';
 /** The stored names: a generated UUID and the format. Anything else is never a photo. */
 export const STORED_PHOTO = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png)$/;
 
+/** A stored photo's media type, from its name: the intake re-encodes every photo to JPEG or PNG. */
+export const storedPhotoType = (name: string): string => (name.endsWith('.png') ? 'image/png' : 'image/jpeg');
+
 export class PhotoFolder {
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });

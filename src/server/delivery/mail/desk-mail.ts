@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { requestOrder, requestPhotos, type FormModel } from '../../../core/form-model';
 import { fillText, findText, type Languages } from '../../../core/texts';
 import type { Brand, Locale, RepairRequest } from '../../../core/types';
-import { STORED_PHOTO } from '../../storage/photo-folder';
+import { STORED_PHOTO, storedPhotoType } from '../../storage/photo-folder';
 import type { QueuedDelivery } from '../../storage/records';
 import { queued } from '../kinds';
 import { dateTimeForPeople } from './for-people';
@@ -92,8 +92,9 @@ export async function unknownFormAttachments(
 ): Promise<{ filename: string; content: Buffer; contentType: string }[]> {
   const found = await Promise.all(
     Object.entries(request).map(async ([field, name]) => {
-      const content = typeof name === 'string' && STORED_PHOTO.test(name) ? await read(name) : undefined;
-      return content ? [{ filename: `${reference}-${field}${extname(name as string)}`, content, contentType: (name as string).endsWith('.png') ? 'image/png' : 'image/jpeg' }] : [];
+      if (typeof name !== 'string' || !STORED_PHOTO.test(name)) return [];
+      const content = await read(name);
+      return content ? [{ filename: `${reference}-${field}${extname(name)}`, content, contentType: storedPhotoType(name) }] : [];
     }),
   );
   return found.flat();
@@ -111,7 +112,7 @@ export async function deskAttachments(
     requestPhotos(model, request).map(async ({ field, name }) => {
       const content = await read(name);
       if (!content) throw new Error(`photo ${name} of request ${reference} is not stored`);
-      return { filename: photoFileName(reference, field, name, words), content, contentType: name.endsWith('.png') ? 'image/png' : 'image/jpeg' };
+      return { filename: photoFileName(reference, field, name, words), content, contentType: storedPhotoType(name) };
     }),
   );
 }

@@ -4,6 +4,7 @@ import { photoFileName, type RequestWords } from '../mail/request-words';
 import type { QueuedDelivery } from '../../storage/records';
 import { queued } from '../kinds';
 import type { PhotoLinks } from '../../photos/photo-links';
+import { storedPhotoType } from '../../storage/photo-folder';
 
 export const EVENT_TYPE = 'repair_request.received';
 
@@ -56,7 +57,7 @@ export function webhookBody(stored: string, links: PhotoLinks, words: RequestWor
     photos: list.map(({ field, name }) => ({
       field,
       fileName: photoFileName(event.reference, field, name, words),
-      contentType: name.endsWith('.png') ? 'image/png' : 'image/jpeg',
+      contentType: storedPhotoType(name),
       ...links.link(name, now),
     })),
   };
