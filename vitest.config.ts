@@ -4,6 +4,7 @@ import { portalBuildOf, portalViteConfig } from './vite.config.ts';
 import { SPEC_DATA_ENV } from './tests/support/data-folders.ts';
 import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
 import { skippedTestsReporter } from './tests/support/skipped-tests-reporter.ts';
+import { failedTestsReporter } from './tests/support/failed-tests-reporter.ts';
 
 /** Whether PostgreSQL answers on the machines' usual address (tests/support/backend.ts). */
 const { hostname, port } = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
@@ -41,7 +42,7 @@ export default defineConfig(async () => {
   return mergeConfig(pageConfig, {
     plugins: [noShippedDataImports()],
     test: {
-      reporters: ['default', skippedTestsReporter(postgres ? null : absent)],
+      reporters: ['default', skippedTestsReporter(postgres ? null : absent), failedTestsReporter()],
       setupFiles: ['tests/support/no-shipped-data.setup.ts'],
       // Hooks start and dispose servers and make and drop databases: at a load of 26 on 2 cores, dropping
       // a file's six PostgreSQL databases took past the default 10 s (migrate-to-postgres.test.ts).

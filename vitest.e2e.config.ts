@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
+import { failedTestsReporter } from './tests/support/failed-tests-reporter.ts';
 
 /**
  * Browser suites (tests/e2e/*.spec.ts): real Chromium against the real
@@ -19,6 +20,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     maxWorkers: 2,
     fileParallelism: true,
-    reporters: ['default'],
+    reporters: ['default', failedTestsReporter()],
   },
 });

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { ENGINE_NAMES } from './tests/engines/support/driver.ts';
 import { noShippedDataImports } from './tests/support/no-shipped-data.ts';
+import { failedTestsReporter } from './tests/support/failed-tests-reporter.ts';
 
 /**
  * The core customer journeys (tests/engines/*.spec.ts) in every engine:
@@ -24,7 +25,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     maxWorkers: 2,
     fileParallelism: true,
-    reporters: ['default'],
+    reporters: ['default', failedTestsReporter()],
     projects: ENGINE_NAMES.map((engine) => ({
       extends: true,
       test: { name: engine, include: ['tests/engines/**/*.spec.ts'], provide: { engine } },

@@ -4,6 +4,9 @@
 // the portal does not support, that first step says so and nothing else runs
 // (every other step would fail for the same reason).
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const STEPS = [
   { name: 'supported-node', command: ['node', 'src/cli/supported-node.mjs'], gate: true },
@@ -17,6 +20,11 @@ const STEPS = [
 
 // Ctrl-C reaches the running step too (one process group): the runner outlives it, stops, and prints the table.
 process.on('SIGINT', () => {});
+
+// The suites' reporters (tests/support/failed-tests-reporter.ts) name each failed test here, for the end of the run.
+const failuresDir = mkdtempSync(join(tmpdir(), 'npm-test-'));
+const failuresFile = join(failuresDir, 'failed.txt');
+process.env.TEST_FAILURES_FILE = failuresFile;
 
 const results = [];
 let stopped = '';
@@ -41,6 +49,15 @@ console.log(`\n${'step'.padEnd(width)}  status   seconds`);
 for (const { name, status, seconds } of results) console.log(`${name.padEnd(width)}  ${status.padEnd(7)}  ${seconds.toFixed(1).padStart(7)}`);
 const named = (status) => results.filter((r) => r.status === status).map((r) => r.name);
 const [failed, notRun] = [named('failed'), named('not run')];
+const failures = (() => {
+  try {
+    return readFileSync(failuresFile, 'utf8').trimEnd();
+  } catch {
+    return '';
+  }
+})();
+rmSync(failuresDir, { recursive: true, force: true });
+if (failures) console.log(`\nfailed tests:\n${failures}`);
 const total = results.reduce((sum, r) => sum + r.seconds, 0).toFixed(0);
 const verdict = failed.length === 0 ? `all ${results.length} steps passed` : `failed: ${failed.join(', ')}`;
 console.log(`npm test: ${verdict}${notRun.length > 0 ? `; not run (${stopped}): ${notRun.join(', ')}` : ''}; ${total} s`);
