@@ -103,12 +103,40 @@ export class MailCap {
     // Hours known to be full for either are not tried: each try is a count in the shared store.
     for (let hour = Math.min(Math.max(this.from(clientKey, thisHour), this.from(brandKey, thisHour)), last); ; hour++) {
       const final = hour >= last;
-      const clientRoom = await this.take(clientKey, hour, this.budgets.perClient, now);
+      const [clientRoom, brandRoom] = final ? await this.takeFinal(clientKey, brandKey, hour, now) : await this.takeBoth(clientKey, brandKey, hour, now);
       if (!clientRoom && !final) continue;
-      const brandRoom = await this.take(brandKey, hour, this.budgets.perBrand, now);
       if (!brandRoom && hour === thisHour) this.tell(brand, 'customers', hour);
       if (brandRoom || final) return hour === thisHour ? { go: 'now' } : { go: 'later', at: hour * HOUR_MS };
     }
+  }
+
+  /**
+   * One customer mail counted in `hour`: the client's counter, then the brand's only where the client had
+   * room, in one round trip (a flood past the brand's budget tries an hour a submit). Whether each had room.
+   */
+  private async takeBoth(clientKey: string, brandKey: string, hour: number, now: number): Promise<[boolean, boolean]> {
+    if ((this.fullUntil.get(clientKey) ?? 0) > hour) return [false, false];
+    if ((this.fullUntil.get(brandKey) ?? 0) > hour) return [await this.take(clientKey, hour, this.budgets.perClient, now), false];
+    const windowMs = (hour + 2) * HOUR_MS - now;
+    const { gate, then } = await this.gated(
+      { key: `mail-cap:${clientKey}:${hour}`, amount: 1, windowMs },
+      [{ key: `mail-cap:${brandKey}:${hour}`, amount: 1, windowMs, gateAtMost: this.budgets.perClient }],
+      now,
+    );
+    const thisHour = Math.floor(now / HOUR_MS);
+    if (gate > this.budgets.perClient) {
+      this.remember(clientKey, hour + 1, thisHour);
+      return [false, false];
+    }
+    const brandRoom = then[0] !== undefined && then[0] <= this.budgets.perBrand;
+    if (!brandRoom) this.remember(brandKey, hour + 1, thisHour);
+    return [true, brandRoom];
+  }
+
+  /** The last hour a mail may wait for takes it whatever the client's count: both are counted. */
+  private async takeFinal(clientKey: string, brandKey: string, hour: number, now: number): Promise<[boolean, boolean]> {
+    const clientRoom = await this.take(clientKey, hour, this.budgets.perClient, now);
+    return [clientRoom, await this.take(brandKey, hour, this.budgets.perBrand, now)];
   }
 
   /** A notice to an address other than the customer's, for `brand`, caused by `client`: now or never. */

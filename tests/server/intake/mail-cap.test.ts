@@ -49,6 +49,27 @@ describe('the mail cap', () => {
     expect(counts).toBeLessThanOrEqual(2 * 60 + 2 * 6);
   });
 
+  it('puts a flood off past the brand\'s hour with one round trip to the shared store per mail, the turns those of two counts each', async () => {
+    const budgets = { perBrand: 10, noticesPerBrand: 10, perClient: 25 };
+    const shared = memoryTally();
+    let trips = 0;
+    const counted: Tally = Object.assign(async (...args: Parameters<Tally>) => (trips++, shared(...args)), {
+      gated: async (...args: Parameters<ReturnType<typeof gatedTally>>) => (trips++, gatedTally(shared)(...args)),
+    });
+    const [gated, alone] = [new MailCap(counted, budgets, { reached: () => {} }), cap(budgets).cap];
+    const [got, expected] = [[], []] as [(string | number)[], (string | number)[]];
+    // Two clients: one past its share of the hours it tries, the other not.
+    for (let i = 0; i < 80; i++) {
+      const client = i % 4 === 0 ? '198.51.100.1' : '203.0.113.9';
+      got.push(hourOf(await gated.customerMail('acme', client, start)));
+      expected.push(hourOf(await alone.customerMail('acme', client, start)));
+    }
+    expect(got).toEqual(expected);
+    expect(got.filter((h) => h === 'now')).toHaveLength(10);
+    // A mail, and one more each time an hour turns out full for the brand or a client.
+    expect(trips).toBeLessThanOrEqual(80 + 2 * 8);
+  });
+
   it("gives a request's mails the turns they get one after the other, in one round trip to the shared store while the hour has room", async () => {
     const budgets = { perBrand: 3, noticesPerBrand: 2, perClient: 5 };
     const shared = memoryTally();
