@@ -35,7 +35,7 @@ const selectPressed = (name: string) => async (page: Page, press: Promise<PressR
 };
 
 const chooserOpened = async (page: Page, press: Promise<PressResult>) => {
-  const chooser = page.waitForEvent('filechooser', { timeout: 3_000 });
+  const chooser = page.waitForEvent('filechooser', { timeout: 10_000 });
   await press;
   expect(await chooser.then(() => 'opened', () => 'not opened')).toBe('opened');
 };
