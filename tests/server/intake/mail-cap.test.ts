@@ -13,6 +13,16 @@ function cap(budgets: { perBrand: number; noticesPerBrand: number; perClient: nu
   return { cap: new MailCap(memoryTally(), budgets, { reached: (brand, budget) => reached.push(`${brand}:${budget}`) }), reached };
 }
 
+/** A shared store that has the one-statement gated count, and how many round trips were made to it. */
+function roundTrips(): { counted: Tally; trips: () => number } {
+  const shared = memoryTally();
+  let trips = 0;
+  const counted: Tally = Object.assign(async (...args: Parameters<Tally>) => (trips++, shared(...args)), {
+    gated: async (...args: Parameters<ReturnType<typeof gatedTally>>) => (trips++, gatedTally(shared)(...args)),
+  });
+  return { counted, trips: () => trips };
+}
+
 const hourOf = (turn: MailTurn) => (turn.go === 'later' ? (turn.at - (start - (start % HOUR))) / HOUR : turn.go);
 
 describe('the mail cap', () => {
@@ -51,11 +61,7 @@ describe('the mail cap', () => {
 
   it('puts a flood off past the brand\'s hour with one round trip to the shared store per mail, the turns those of two counts each', async () => {
     const budgets = { perBrand: 10, noticesPerBrand: 10, perClient: 25 };
-    const shared = memoryTally();
-    let trips = 0;
-    const counted: Tally = Object.assign(async (...args: Parameters<Tally>) => (trips++, shared(...args)), {
-      gated: async (...args: Parameters<ReturnType<typeof gatedTally>>) => (trips++, gatedTally(shared)(...args)),
-    });
+    const { counted, trips } = roundTrips();
     const [gated, alone] = [new MailCap(counted, budgets, { reached: () => {} }), cap(budgets).cap];
     const [got, expected] = [[], []] as [(string | number)[], (string | number)[]];
     // Two clients: one past its share of the hours it tries, the other not.
@@ -67,25 +73,21 @@ describe('the mail cap', () => {
     expect(got).toEqual(expected);
     expect(got.filter((h) => h === 'now')).toHaveLength(10);
     // A mail, and one more each time an hour turns out full for the brand or a client.
-    expect(trips).toBeLessThanOrEqual(80 + 2 * 8);
+    expect(trips()).toBeLessThanOrEqual(80 + 2 * 8);
   });
 
   it("gives a request's mails the turns they get one after the other, in one round trip to the shared store while the hour has room", async () => {
     const budgets = { perBrand: 3, noticesPerBrand: 2, perClient: 5 };
-    const shared = memoryTally();
-    let trips = 0;
-    const counted: Tally = Object.assign(async (...args: Parameters<Tally>) => (trips++, shared(...args)), {
-      gated: async (...args: Parameters<ReturnType<typeof gatedTally>>) => (trips++, gatedTally(shared)(...args)),
-    });
+    const { counted, trips } = roundTrips();
     const together = new MailCap(counted, budgets, { reached: () => {} });
     const alone = cap(budgets).cap;
     const mails: CappedMail[] = ['customer', 'notice'];
     const clients = ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.3', '198.51.100.3', '198.51.100.3'];
     const [got, expected, tripsPerRequest] = [[], [], []] as [(string | number)[][], (string | number)[][], number[]];
     for (const client of clients) {
-      const before = trips;
+      const before = trips();
       got.push((await together.turns('acme', client, mails, start)).map(hourOf));
-      tripsPerRequest.push(trips - before);
+      tripsPerRequest.push(trips() - before);
       expected.push([hourOf(await alone.customerMail('acme', client, start)), hourOf(await alone.notice('acme', client, start))]);
     }
     expect(got).toEqual(expected);
