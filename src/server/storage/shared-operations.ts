@@ -1,8 +1,26 @@
 import type { ErasedRows, Storage } from './port';
+import { isStoreUnavailable, unavailability } from './store-unavailable';
 import { deliveriesSince, outboxFigures, requeue, requeueFailed, undelivered } from './queries/outbox';
 import { adoptFormRevision, allFormRevisions, formRevisions, registerFormRevisions, unrevisedRequests } from './queries/form-revisions';
 import { deliveriesOf, deliveryHolds, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest } from './queries/privacy';
 import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
+
+/**
+ * Tries of what erase deletes, while the store is busy: a delivery's result recorded at the same time locks
+ * the person's mails in another order, and PostgreSQL ends that deadlock by failing one side, often the erase.
+ * A failed try keeps nothing, so trying again is safe; a lock held for longer still fails after the last.
+ */
+const ERASE_TRIES = 3;
+
+async function whenNotBusy<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt === ERASE_TRIES || !isStoreUnavailable(error) || unavailability(error) !== 'busy') throw error;
+    }
+  }
+}
 
 /** What differs between backends, for the operations they share. */
 export interface BackendParts {
@@ -36,12 +54,12 @@ export function sharedOperations({ db, removePhotoBytes }: BackendParts): Shared
     deliveriesSince: (since) => deliveriesSince(db, since),
     expiredRequests: (cutoff, limit) => expiredRequests(db, cutoff, limit),
     async eraseRequests(ids): Promise<ErasedRows> {
-      const rows = await eraseRequestRows(db, ids);
+      const rows = await whenNotBusy(() => eraseRequestRows(db, ids));
       // Rows first, in one transaction; the bytes follow (a crash in between leaves strays the start-up tidy removes).
       await removePhotoBytes(rows.photos);
       return { requests: rows.requests, photos: rows.photos.length, mails: rows.mails };
     },
-    eraseMails: (ids) => eraseMailRows(db, ids),
+    eraseMails: (ids) => whenNotBusy(() => eraseMailRows(db, ids)),
     photosOfRequests: (ids) => photosOfRequests(db, ids),
     deliveriesOf: (ids) => deliveriesOf(db, ids),
     mailsByLimitKey: (key) => mailsByLimitKey(db, key),
