@@ -1,10 +1,12 @@
 /**
  * `npm run validate [-- --root <dir>] [--format text|github|json] [--fallbacks]`:
- * checks brand files, forms, languages and countries and prints each finding
+ * checks brand files, forms, languages and countries (brands/ and schemas/, or
+ * BRANDS_DIR and SCHEMAS_DIR) and prints each finding
  * as "<file>:<line>:<column> <pointer>: <sentence>" (warnings say so), GitHub
  * Actions annotations, or one JSON object per finding; exits 1 on any
  * problem. The checks live in ./validate/ so tests call them directly.
  */
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateProject } from './validate/project';
 import { OUTPUT_FORMATS, reportLines, type OutputFormat } from './validate/report-format';
@@ -19,14 +21,21 @@ const USAGE = `Usage: npm run validate [-- --format ${OUTPUT_FORMATS.join('|')}]
   --format json    one JSON object per finding (severity, file, line, column, pointer, message)
   --fallbacks      list each text a language lacks (it shows in Dutch), not only the count`;
 
-/** Runs the checks and prints the result; returns the exit status (2: the command was given wrongly). */
-export function runValidate(argv: readonly string[], out: (line: string) => void = console.log): number {
+/**
+ * Runs the checks and prints the result; returns the exit status (2: the command was given wrongly).
+ * Without --root, BRANDS_DIR and SCHEMAS_DIR (relative to the project, as the build and the server read them)
+ * say where the data is: `npm run build` checks the brands and forms it is about to build the pages of.
+ */
+export function runValidate(argv: readonly string[], out: (line: string) => void = console.log, env: NodeJS.ProcessEnv = process.env): number {
   const format = optionValue(argv, '--format') ?? 'text';
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
     out(`"${format}" is not a format validate knows.\n${USAGE}`);
     return 2;
   }
-  const report = validateProject(optionValue(argv, '--root') ?? defaultRoot);
+  const root = optionValue(argv, '--root');
+  // Another project (--root) is checked in its own brands/ and schemas/.
+  const folder = (value: string | undefined) => (root === undefined && value?.trim() ? resolve(defaultRoot, value.trim()) : undefined);
+  const report = validateProject(root ?? defaultRoot, { brandsDir: folder(env.BRANDS_DIR), schemasDir: folder(env.SCHEMAS_DIR) });
   for (const line of reportLines(report, { format: format as OutputFormat, fallbacks: argv.includes('--fallbacks') })) out(line);
   return report.problems.length === 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runLanguage } from '../../src/cli/language';
@@ -183,6 +183,24 @@ describe('runValidate output', () => {
       const pages = lines.indexOf('The pages each brand serves:');
       expect(lines.slice(0, pages).every((line) => /^\S+:\d+:\d+ .*: warning: /.test(line))).toBe(true);
       expect(lines.slice(pages + 1, -1)).toContain('  teka: 8 pages, in nl and fr for be, fr, nl and lu (/teka/nl/be …), form "extended"');
+    } finally {
+      removeProject(root);
+    }
+  });
+});
+
+describe('validate where BRANDS_DIR and SCHEMAS_DIR say the data is', () => {
+  it('checks the folders the build and the server would read, not brands/ and schemas/; another project (--root) in its own', () => {
+    const root = copyProject();
+    try {
+      // The copy's own brands are fine; the brands the build would take (BRANDS_DIR) are not.
+      cpSync(join(root, 'brands'), join(root, 'other-brands'), { recursive: true });
+      editJson(root, 'other-brands/teka.json', (b) => (b.theme.primary = 'red'));
+      const [own, other] = [[], []] as [string[], string[]];
+      const inCopy = { BRANDS_DIR: join(root, 'other-brands'), SCHEMAS_DIR: ` ${join(root, 'schemas')} ` };
+      expect(runValidate(['--root', root], (l) => own.push(l), inCopy)).toBe(0);
+      expect(runValidate([], (l) => other.push(l), inCopy)).toBe(1);
+      expect(other.join('\n')).toMatch(/other-brands\/teka\.json:\d+:\d+ \/theme\/primary: "red": Not a colour this file understands\./m);
     } finally {
       removeProject(root);
     }
