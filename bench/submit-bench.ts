@@ -206,7 +206,7 @@ function postgresCpu(databaseUrl: string): Map<number, number> {
 
 /**
  * Messages each of the servers' connections to PostgreSQL has sent so far, by its local port (`ss`: the
- * socket's data_segs_out): a statement, or a transaction's BEGIN with its statement, is one message and waits
+ * socket's data_segs_out): a statement (or several sent as one text) is one message and waits
  * for its answer, so their growth per submit is the round trips per submit.
  */
 function postgresMessages(pids: readonly number[]): Map<string, number> {
@@ -282,7 +282,7 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
         const postgresUs = db ? (growth(postgresBefore, postgresCpu(db.url)) * 1e6) / load.answered : 0;
         const roundTrips = db ? growth(messagesBefore, postgresMessages(pids)) / load.answered : 0;
         const deliveries = await deliveriesSince(servers[0].dataDir, db?.url ?? '', since);
-        const durability = postgres ? 'a transaction per submit, synchronous_commit=on' : 'group commit, WAL + synchronous=FULL';
+        const durability = postgres ? 'a statement per submit, synchronous_commit=on' : 'group commit, WAL + synchronous=FULL';
         const split = instances > 1 ? ` (${CONNECTIONS / instances} to each of ${instances} server processes)` : '';
         const detail =
           `${CONNECTIONS} connections${split}, ${load.answered} submits, ${load.failed} not 2xx/errors; p50 ${load.p50} ms, max ${load.max} ms; ` +

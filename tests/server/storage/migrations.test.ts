@@ -130,7 +130,7 @@ describe('versioned migrations (the backend under test)', () => {
     await insert(2, 'retired', simpleRequest('a.jpg', 'b.jpg'));
     // Sent with a simple form that had other fields than today's: today's form would misread it.
     await insert(3, 'simple', extendedRequest('a.jpg', 'b.jpg'));
-    expect(await migrate(db, plan)).toEqual([8]);
+    expect(await migrate(db, plan)).toEqual(MIGRATIONS.filter((m) => m.version > 7).map((m) => m.version));
     const revisionOf = async () => (await look.all<{ form_revision: string | null }>('SELECT form_revision FROM requests ORDER BY id')).map((r) => r.form_revision);
     expect(await revisionOf()).toEqual([null, null, null]);
 

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import { storesRequests, type DatabaseState } from '../database-state';
-import { isStoreUnavailable, unavailability } from '../store-unavailable';
 import { answered } from './answered';
 
 export type Param = string | number | null | Buffer;
@@ -28,8 +27,6 @@ function prepared(text: string): Prepared {
   return statement;
 }
 
-type Queryable = pg.Pool | pg.PoolClient;
-
 /**
  * Prepared statements on the pool, for the hot paths (the request writer, the shared rate-limit
  * counters): named, so parsed once per connection. Every call is answered (answered.ts): a database
@@ -37,7 +34,7 @@ type Queryable = pg.Pool | pg.PoolClient;
  */
 export class PostgresSql {
   constructor(
-    private readonly on: Queryable,
+    private readonly on: pg.Pool,
     private readonly state: DatabaseState,
   ) {}
 
@@ -51,40 +48,7 @@ export class PostgresSql {
     return (await this.query(prepared(text), params)).rowCount ?? 0;
   }
 
-  private query(statement: Prepared | { text: string }, params: readonly Param[]): Promise<pg.QueryResult> {
+  private query(statement: Prepared, params: readonly Param[]): Promise<pg.QueryResult> {
     return answered(this.state, () => this.on.query({ ...statement, values: params as Param[] }), storesRequests(statement.text));
-  }
-
-  /**
-   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws.
-   * `locks`: transaction-level advisory locks, each a text hashed with its seed, taken in one order (so two
-   * transactions never wait on each other) in the same round trip as BEGIN.
-   */
-  async transaction<T>(work: (tx: PostgresSql) => Promise<T>, locks?: { seed: number; keys: readonly string[] }): Promise<T> {
-    const pool = this.on as pg.Pool;
-    const client = await answered(this.state, () => pool.connect(), false);
-    let broken: Error | undefined;
-    try {
-      const tx = new PostgresSql(client, this.state);
-      // A simple query (no parameters) may hold two statements: the texts are quoted as literals.
-      const begin =
-        locks && locks.keys.length > 0
-          ? `BEGIN; SELECT pg_advisory_xact_lock(h) FROM (SELECT hashtextextended(k, ${Math.trunc(locks.seed)}) AS h FROM unnest(ARRAY[${locks.keys
-              .map((k) => client.escapeLiteral(k))
-              .join(', ')}]::text[]) k ORDER BY 1) locks`
-          : 'BEGIN';
-      await tx.query({ text: begin }, []);
-      const result = await work(tx);
-      await tx.query({ text: 'COMMIT' }, []);
-      return result;
-    } catch (error) {
-      // A lock not granted or a full disk leaves the connection sound: rolled back and reused.
-      if (isStoreUnavailable(error) && unavailability(error) === 'unreachable') broken = error as Error;
-      else await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      // A broken connection is discarded (released with its error); the pool opens a new one when next needed.
-      client.release(broken);
-    }
   }
 }

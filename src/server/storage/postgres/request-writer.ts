@@ -6,7 +6,7 @@ import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '..
 import { DAY_MS, firstAttempt, limitKeys, payloadHash, photoNames, replayOf, unavailablePhotos } from '../store-rules';
 import type { PostgresSql } from './postgres-sql';
 
-/** Seeds the hash of a mailbox into an advisory lock of the mail limit's own (the migration lock is another number). */
+/** Seeds the hash of a mailbox into an advisory lock of the mail limit's own (the migration lock is another number; mail-limit-turns.test.ts takes one). */
 const MAIL_LIMIT_LOCKS = 7_316_403;
 
 /** PostgreSQL's answer to an insert whose reference another request has (a unique violation of requests.reference). */
@@ -21,21 +21,15 @@ interface Stored {
   filled: { key: string; until: number }[];
 }
 
-/** Thrown inside the transaction to roll it back and answer with its outcome (a photo another request claimed). */
-class Undo extends Error {
-  constructor(readonly outcome: SubmitOutcome) {
-    super('submit undone');
-  }
-}
-
 /**
- * PostgreSQL's request writer: each request in a transaction of its own on
- * the pool, by the rules of store-rules.ts, so several instances store side
- * by side. The database settles the races between them: the unique
- * Idempotency-Key makes a second insert of the same key wait for the first and
- * then do nothing (the earlier request is then read, committed), and a photo
- * is claimed by an UPDATE that only takes unclaimed rows, so of two requests
- * naming it, one gets it and the other's transaction is rolled back.
+ * PostgreSQL's request writer: each request one statement on the pool (one
+ * round trip, its own transaction), by the rules of store-rules.ts, so several
+ * instances store side by side. The database settles the races between them:
+ * the unique Idempotency-Key makes a second insert of the same key wait for the
+ * first and then do nothing (the earlier request is then read, committed), and
+ * a request's photos are locked before it is inserted, which it only is when
+ * every one is still unclaimed, so of two requests naming one, one gets it and
+ * the other stores nothing.
  */
 export class PostgresRequestWriter implements RequestWriter {
   readonly alive = true;
@@ -76,19 +70,15 @@ export class PostgresRequestWriter implements RequestWriter {
     const now = Date.now();
     const full = new Set(limitKeys(s.deliveries).filter((key) => (this.fullUntil.get(key) ?? 0) > now));
     const counted = limitKeys(s.deliveries).filter((key) => !full.has(key));
-    let stored: Stored | undefined;
+    let stored: Stored | { free: string[] };
     try {
-      // Requests to one mailbox with room take turns from here to their commit: two counted at once would
-      // both find room for one more mail. A mailbox known to be full takes no turn: its count only falls
-      // when its mails age (its time is kept) or are erased, so no mail past the limit is ever queued.
-      stored = await this.sql.transaction((tx) => this.insert(tx, s, now, counted, full), { seed: MAIL_LIMIT_LOCKS, keys: counted });
+      stored = await this.insert(s, now, counted, full);
     } catch (error) {
-      if (error instanceof Undo) return error.outcome;
-      // Rolled back: the caller tries again under a new reference.
+      // Nothing was stored: the caller tries again under a new reference.
       if (referenceTaken(error)) return { kind: 'reference-taken' };
       throw error;
     }
-    if (stored) {
+    if ('outcome' in stored) {
       for (const { key, until } of stored.filled) this.remember(key, until, now);
       return stored.outcome;
     }
@@ -96,31 +86,38 @@ export class PostgresRequestWriter implements RequestWriter {
       'SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?',
       [s.idempotencyKey ?? null],
     );
-    return replayOf(s, earlier);
+    if (earlier) return replayOf(s, earlier);
+    return { kind: 'photos-unavailable', fields: unavailablePhotos(s, new Set(stored.free)) };
   }
 
-  /** The request, its photos claimed and its deliveries queued; undefined when its key was stored before. */
-  private async insert(tx: PostgresSql, s: NewRequest, now: number, counted: readonly string[], full: ReadonlySet<string>): Promise<Stored | undefined> {
+  /**
+   * The request, its photos claimed and its deliveries queued, in one statement; otherwise the photos it found
+   * unclaimed (its key was stored before, or a photo is another request's).
+   */
+  private async insert(s: NewRequest, now: number, counted: readonly string[], full: ReadonlySet<string>): Promise<Stored | { free: string[] }> {
     const limit = this.policy.mailsPerRecipientPerDay;
     // Mail to a mailbox known to be full is dropped here; the others' are counted and queued in the statement.
     const deliveries = s.deliveries.filter((d) => d.limitKey === undefined || !full.has(d.limitKey));
-    // One round trip for the request, its claims and its deliveries: the claim takes only unclaimed rows, and
-    // only for a new request. Each photo is looked up by its name alone: as `name = ANY(…) AND request_id IS NULL`
-    // the planner also read the whole index of unclaimed photos (2 ms a submit with 80,000 of them, and growing).
-    // A mailbox's mails of the last day are counted by `= ANY(ARRAY(…))`, one value to the planner:
-    // `IN (SELECT json_array_elements_text(…))` read every outbox row at each count (1.7 ms at 12,000 rows).
-    // Its deliveries past the limit are not queued (store-rules.ts: withinMailLimit, the same rule).
-    const [{ id, claimed, sent }] = await tx.all<{ id: number | null; claimed: string[]; sent: { limit_key: string; n: number; oldest: number }[] | null }>(
-      `WITH r AS (
+    // Requests to one mailbox with room take turns from the count to their commit (portal_mails_after_turns, in
+    // one order): two counted at once would both find room for one more mail. A mailbox known to be full takes
+    // no turn: its count only falls when its mails age (its time is kept) or are erased, so no mail past the
+    // limit is ever queued. Deliveries past the limit are not queued (store-rules.ts: withinMailLimit, the same rule).
+    // The photos are locked first and the request inserted only when each was unclaimed (a name twice counts once,
+    // so it fails): nothing is stored otherwise, with no transaction to roll back. Each photo is looked up by its
+    // name alone: as `name = ANY(…) AND request_id IS NULL` the planner also read the whole index of unclaimed
+    // photos (2 ms a submit with 80,000 of them, and growing).
+    const [{ id, free, sent }] = await this.sql.all<{ id: number | null; free: string[]; sent: { limit_key: string; n: number; oldest: number }[] | null }>(
+      `WITH free AS (
+         SELECT p.name FROM json_array_elements_text($10::json) named(name) JOIN photos p ON p.name = named.name
+         WHERE p.request_id IS NULL FOR UPDATE OF p
+       ), r AS (
          INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at, form_revision)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE (SELECT count(DISTINCT name) FROM free) = json_array_length($10::json)
+         ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
        ), c AS (
-         UPDATE photos p SET request_id = (SELECT id FROM r), owner = NULL
-         FROM json_array_elements_text($10::json) named(name)
-         WHERE p.name = named.name AND p.request_id IS NULL AND EXISTS (SELECT 1 FROM r) RETURNING p.name
+         UPDATE photos p SET request_id = r.id, owner = NULL FROM r, free WHERE p.name = free.name
        ), sent AS (
-         SELECT limit_key, count(*) AS n, min(queued_at) AS oldest FROM outbox
-         WHERE limit_key = ANY(ARRAY(SELECT json_array_elements_text($11::json))) AND queued_at > $12 GROUP BY limit_key
+         SELECT * FROM portal_mails_after_turns(ARRAY(SELECT json_array_elements_text($11::json)), $15, $12)
        ), d AS (
          SELECT d.*, row_number() OVER (PARTITION BY d.limit_key ORDER BY d.nth) AS rank
          FROM json_to_recordset($13::json)
@@ -130,20 +127,19 @@ export class PostgresRequestWriter implements RequestWriter {
          SELECT r.id, d.kind, d.channel, d.recipient, d.limit_key, d.subject, d.body, d.next_attempt_at, d.next_attempt_at, $8, d.message_id, d.language
          FROM r CROSS JOIN d LEFT JOIN sent ON sent.limit_key = d.limit_key
          WHERE d.limit_key IS NULL OR coalesce(sent.n, 0) + d.rank <= $14
+         ORDER BY d.nth
        )
-       SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM c) AS claimed, (SELECT json_agg(sent) FROM sent) AS sent`,
+       SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM free) AS free, (SELECT json_agg(sent) FROM sent) AS sent`,
       [
         s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision, photoNames(s),
         JSON.stringify(counted), now - DAY_MS,
         JSON.stringify(
           deliveries.map((d, nth) => ({ nth, kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text, next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language })),
         ),
-        limit,
+        limit, MAIL_LIMIT_LOCKS,
       ],
     );
-    if (id === null) return undefined;
-    const unavailable = unavailablePhotos(s, new Set(claimed));
-    if (unavailable.length > 0) throw new Undo({ kind: 'photos-unavailable', fields: unavailable });
+    if (id === null) return { free };
     // Mailboxes this request filled (or found full) are full until their oldest counted mail is a day old.
     const before = new Map((sent ?? []).map((c) => [c.limit_key, c]));
     const filled = counted.flatMap((key) => {
@@ -154,4 +150,3 @@ export class PostgresRequestWriter implements RequestWriter {
     return { outcome: { kind: 'stored', reference: s.reference, replay: false }, filled };
   }
 }
-

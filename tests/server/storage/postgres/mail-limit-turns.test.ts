@@ -3,6 +3,7 @@
  * at once would both find room), but a mailbox that is full keeps no request waiting, however many
  * are sent to it at once (a flood aimed at one address).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ describe.runIf(BACKEND === 'postgres')('the mail limit of one mailbox on Postgre
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function request(): Promise<NewRequest> {
+  async function request(mailbox = MAILBOX): Promise<NewRequest> {
     const temp = storage.photos.tempPath();
     writeFileSync(temp, 'jpeg-bytes');
     const { name } = await storage.photos.add(temp, 'jpg', '192.0.2.1');
@@ -46,10 +47,10 @@ describe.runIf(BACKEND === 'postgres')('the mail limit of one mailbox on Postgre
       variant: 'simple',
       formRevision: 'simple-1',
       locale: 'nl',
-      payload: JSON.stringify({ client_email: MAILBOX, image1: name, n }),
+      payload: JSON.stringify({ client_email: mailbox, image1: name, n }),
       photos: [{ field: 'image1', name }],
       reference,
-      deliveries: [{ kind: 'confirmation', channel: 'mail', to: MAILBOX, limitKey: MAILBOX, subject: 's', text: 't', language: 'nl', messageId: crypto.randomUUID() }],
+      deliveries: [{ kind: 'confirmation', channel: 'mail', to: mailbox, limitKey: mailbox, subject: 's', text: 't', language: 'nl', messageId: crypto.randomUUID() }],
     };
   }
 
@@ -77,4 +78,29 @@ describe.runIf(BACKEND === 'postgres')('the mail limit of one mailbox on Postgre
     expect((await storage.outboxFigures()).pendingByKind.confirmation).toBe(2);
     expect((await storage.requestsAfter(0, 100)).length).toBe(7);
   });
+
+  it('stores a request to a mailbox with room in one round trip, and requests sent to one mailbox at once still take turns', async () => {
+    const items = await Promise.all(Array.from({ length: 10 }, (_, i) => request(`klant${i}@example.com`)));
+    const before = messagesToPostgres();
+    for (const item of items) await stored(item);
+    // Before, three: BEGIN with the mailbox's turn, the statement, COMMIT.
+    expect((messagesToPostgres() - before) / items.length).toBeLessThan(1.5);
+
+    // Five at once to one mailbox with room for two: each counts the mails of those whose turn came before.
+    const flood = await Promise.all(Array.from({ length: 5 }, () => request('vloed@example.com')));
+    await Promise.all(flood.map(stored));
+    const queued = await storage.mailsByLimitKey('vloed@example.com');
+    expect(queued).toHaveLength(2);
+  });
 });
+
+/** Messages this process has sent to PostgreSQL on all its connections (`ss`: each socket's data_segs_out); one a round trip. */
+function messagesToPostgres(): number {
+  const lines = execFileSync('ss', ['-tinpH', '( dport = :5432 )'], { encoding: 'utf8' }).split('\n');
+  let sent = 0;
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    if (!lines[i].includes(`pid=${process.pid},`)) continue;
+    sent += Number(/data_segs_out:(\d+)/.exec(lines[i + 1])?.[1] ?? 0);
+  }
+  return sent;
+}
