@@ -1,13 +1,15 @@
 /**
  * The real intake server (and the echo baseline) as processes of their own on
  * 127.0.0.1, so a load generator in the bench process does not share their
- * event loop. Used by the server, submit and delivery benches.
+ * event loop. Used by the server, submit and delivery benches. The server runs
+ * as it ships: compiled as `npm run build:server` compiles it, on plain Node.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer } from '../src/cli/build-server';
 import { freePort } from '../tests/support/free-port';
 import { SPEC_DATA_ENV } from '../tests/support/data-folders';
 
@@ -21,21 +23,40 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Spawns a TypeScript server script on a free port and waits for its /healthz. */
-export async function spawnServer(script: string, env: NodeJS.ProcessEnv): Promise<{ url: string; port: number; child: ChildProcess }> {
+let shipped: Promise<string[]> | undefined;
+
+/**
+ * Node's arguments that run the server as it ships (its main(), as `npm start` calls it, without the start
+ * checks, which want a full web build), compiled once per bench run from the working tree. From source under
+ * tsx it cost more CPU a request than it ships with (tsx's loader, and esbuild's keep-names helper at every
+ * function made while a request is handled: 18% of composing a desk mail), and the figures measured that.
+ * Built in the project (dist/bench-server), where its imports find node_modules and its default folders.
+ */
+export function shippedServer(): Promise<string[]> {
+  const outdir = join(ROOT, 'dist/bench-server');
+  // A file of its own, not --eval: the SQLite writer thread starts with the process's Node arguments.
+  const entry = join(outdir, 'bench-main.mjs');
+  return (shipped ??= buildServer(outdir).then(() => {
+    writeFileSync(entry, "import { main } from './server.js';\nawait main();\n");
+    return [entry];
+  }));
+}
+
+/** Spawns a server (Node's arguments: a TypeScript script under tsx, or shippedServer()) on a free port and waits for its /healthz. */
+export async function spawnServer(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ url: string; port: number; child: ChildProcess }> {
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server side.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, script)], {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the server (${args.at(-1)}) exited with ${child.exitCode}`);
     if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
-    if (i > 300) throw new Error(`${script} did not start`);
+    if (i > 300) throw new Error(`the server (${args.at(-1)}) did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return { url, port, child };
@@ -57,7 +78,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   mkdirSync(join(webRoot, 'assets'), { recursive: true });
   writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>bench</title>');
   const dataDir = join(root, 'data');
-  const { url, port, child } = await spawnServer('src/server/server.ts', {
+  const { url, port, child } = await spawnServer(await shippedServer(), {
     DATA_DIR: dataDir,
     WEB_ROOT: webRoot,
     // The spec's brands and data, which the bench's requests are made for (tests/fixtures/requests.ts).

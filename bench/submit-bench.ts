@@ -31,7 +31,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { openStorage } from '../src/server/storage/open-storage';
 import { simpleRequest } from '../tests/fixtures/requests';
@@ -112,7 +112,7 @@ async function seedRequests(dataDir: string, databaseUrl: string, from: number, 
 
 /** Req/s and p99 of a bare Fastify JSON echo at the same concurrency and body, this run, this machine. */
 async function baselineLoad(): Promise<LoadResult> {
-  const echo = await spawnServer('bench/baseline-echo.ts', {});
+  const echo = await spawnServer(['--import', 'tsx', fileURLToPath(new URL('./baseline-echo.ts', import.meta.url))], {});
   try {
     const body = requestBody(`${randomUUID()}.jpg`, `${randomUUID()}.jpg`);
     const run = (amount: number) =>
