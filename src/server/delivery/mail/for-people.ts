@@ -39,11 +39,21 @@ export function mailDate(ms: number, timeZone: string): string {
   return `${weekday}, ${c.day} ${MONTHS[Number(c.month) - 1]} ${c.year} ${c.hour}:${c.minute}:${c.second} ${c.offset.replace(':', '')}`;
 }
 
+/** Dates written out, per Intl locale and date: Intl's format cost a tenth of composing a request's mails. */
+const writtenDates = new Map<string, string>();
+
 /** Date fields are free text; an ISO date (what a date picker sends) is written out, anything else kept. */
 export function dateTextForPeople(text: string, intlLocale: string): string {
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!iso) return text;
+  const key = `${intlLocale}\n${text}`;
+  const written = writtenDates.get(key);
+  if (written !== undefined) return written;
   const date = new Date(Date.UTC(Number(iso[1]), Number(iso[2]) - 1, Number(iso[3])));
   if (Number.isNaN(date.getTime()) || !date.toISOString().startsWith(text)) return text; // 2024-02-31
-  return formatOf(intlLocale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  // Customers' dates are few (purchases of the last years); the map is emptied should a flood of others fill it.
+  if (writtenDates.size >= 10_000) writtenDates.clear();
+  const out = formatOf(intlLocale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  writtenDates.set(key, out);
+  return out;
 }
