@@ -51,13 +51,14 @@ export async function openPage(
 /**
  * Reloads as a person presses F5. Vite may be reloading the page itself at that moment (a data
  * file changed); Chromium then refuses the second navigation ("Not attached to an active page"),
- * and the press is made again once the page has loaded.
+ * or Vite's navigation aborts ours (net::ERR_ABORTED, seen on a loaded 2-core machine), and the
+ * press is made again once the page has loaded.
  */
 export async function reloadPage(page: Page): Promise<void> {
   try {
     await page.reload();
   } catch (error) {
-    if (!/Not attached to an active page/.test(String(error))) throw error;
+    if (!/Not attached to an active page|net::ERR_ABORTED/.test(String(error))) throw error;
     await page.waitForLoadState('load');
     await page.reload();
   }
