@@ -27,7 +27,6 @@
  * load (a quick check of the code; the budgets assume the default); BENCH_ONLY
  * picks backends by a part of their label.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -36,6 +35,7 @@ import sharp from 'sharp';
 import { openStorage } from '../src/server/storage/open-storage';
 import { simpleRequest } from '../tests/fixtures/requests';
 import { freshPostgres } from '../tests/support/backend';
+import { postgresMessages } from '../tests/support/postgres-messages';
 import type { BenchFigure } from './figures';
 import { cpuSeconds, spawnServer, startServer, stopChild, type Server } from './server-process';
 import { timedLoad, type LoadResult } from './timed-load';
@@ -202,22 +202,6 @@ function postgresCpu(databaseUrl: string): Map<number, number> {
     if (title.startsWith('postgres: ') && title.split(/[\s\0]+/).includes(database)) cpu.set(Number(pid), cpuSeconds(Number(pid)));
   }
   return cpu;
-}
-
-/**
- * Messages each of the servers' connections to PostgreSQL has sent so far, by its local port (`ss`: the
- * socket's data_segs_out): a statement (or several sent as one text) is one message and waits
- * for its answer, so their growth per submit is the round trips per submit.
- */
-function postgresMessages(pids: readonly number[]): Map<string, number> {
-  const sent = new Map<string, number>();
-  const lines = execFileSync('ss', ['-tinpH', '( dport = :5432 )'], { encoding: 'utf8' }).split('\n');
-  for (let i = 0; i + 1 < lines.length; i += 2) {
-    const owner = /pid=(\d+)/.exec(lines[i])?.[1];
-    const segments = /data_segs_out:(\d+)/.exec(lines[i + 1])?.[1];
-    if (owner && pids.includes(Number(owner)) && segments) sent.set(lines[i].split(/\s+/)[3], Number(segments));
-  }
-  return sent;
 }
 
 /** What grew between two readings, per key: a key new since the first grew from nothing (one gone is not counted). */

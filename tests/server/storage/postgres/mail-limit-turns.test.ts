@@ -3,7 +3,6 @@
  * at once would both find room), but a mailbox that is full keeps no request waiting, however many
  * are sent to it at once (a flood aimed at one address).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { openStorage } from '../../../../src/server/storage/open-storage';
 import type { RequestWriter, Storage } from '../../../../src/server/storage/port';
 import type { NewRequest } from '../../../../src/server/storage/records';
 import { BACKEND, freshPostgres, type FreshDatabase } from '../../../support/backend';
+import { postgresMessages } from '../../../support/postgres-messages';
 
 const MAILBOX = 'klant@example.com';
 
@@ -94,13 +94,7 @@ describe.runIf(BACKEND === 'postgres')('the mail limit of one mailbox on Postgre
   });
 });
 
-/** Messages this process has sent to PostgreSQL on all its connections (`ss`: each socket's data_segs_out); one a round trip. */
+/** Messages this process has sent to PostgreSQL on all its connections, one a round trip. */
 function messagesToPostgres(): number {
-  const lines = execFileSync('ss', ['-tinpH', '( dport = :5432 )'], { encoding: 'utf8' }).split('\n');
-  let sent = 0;
-  for (let i = 0; i + 1 < lines.length; i += 2) {
-    if (!lines[i].includes(`pid=${process.pid},`)) continue;
-    sent += Number(/data_segs_out:(\d+)/.exec(lines[i + 1])?.[1] ?? 0);
-  }
-  return sent;
+  return [...postgresMessages([process.pid]).values()].reduce((sum, n) => sum + n, 0);
 }
