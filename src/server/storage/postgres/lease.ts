@@ -9,7 +9,7 @@ import type { PostgresSql } from './postgres-sql';
  * message id). Rows under way here (`busy`) are never taken again.
  */
 export async function leaseDue(sql: PostgresSql, leaseMs: number, channel: string, limit: number, busy: ReadonlySet<number>, now: number): Promise<DueDelivery[]> {
-  const rows = await sql.all<DueDelivery>(
+  const rows = await sql.fresh<DueDelivery>(
     `WITH taken AS (
        SELECT o.id FROM outbox o
        WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.channel = ? AND o.next_attempt_at <= ?

@@ -5,7 +5,7 @@ import { answered } from './answered';
 export type Param = string | number | null | Buffer;
 
 interface Prepared {
-  name: string;
+  name: string | undefined;
   text: string;
 }
 
@@ -14,8 +14,8 @@ const statements = new Map<string, Prepared>();
 /**
  * The statement for a text of the portal's SQL: `?` placeholders as PostgreSQL's `$1, $2…` (the
  * portal's SQL has no `?` of its own), and a name, so each connection parses it once instead of at
- * every call (the texts are a fixed set: values are always parameters). Plans are made at each call
- * (pool.ts: a plan kept from when a table was small read whole tables later).
+ * every call (the texts are a fixed set: values are always parameters). PostgreSQL keeps a plan it finds
+ * as good for any values (pool.ts); a statement whose best plan depends on how many rows match is `fresh`.
  */
 function prepared(text: string): Prepared {
   let statement = statements.get(text);
@@ -41,6 +41,15 @@ export class PostgresSql {
   /** Rows of a query (or of a write with RETURNING). */
   async all<T>(text: string, params: readonly Param[] = []): Promise<T[]> {
     return (await this.query(prepared(text), params)).rows as T[];
+  }
+
+  /**
+   * Rows of a query planned from the tables as they are at this call (sent unnamed, so never a plan kept
+   * from when a table was small): for statements whose rows to read depend on the data, run seldom.
+   */
+  async fresh<T>(text: string, params: readonly Param[] = []): Promise<T[]> {
+    const { text: numbered } = prepared(text);
+    return (await this.query({ name: undefined, text: numbered }, params)).rows as T[];
   }
 
   /** A write; resolves to the number of rows it changed. */

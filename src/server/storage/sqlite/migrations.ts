@@ -91,8 +91,9 @@ CREATE INDEX IF NOT EXISTS outbox_due_by_channel ON outbox((kind = 'webhook'), n
   { version: 6, name: 'where the mail files are', statements: [] },
   DUE_TIMES,
   FORM_REVISIONS,
-  // PostgreSQL's version 9 counts a mailbox's mails after its turn; SQLite's one writer takes the turns itself.
+  // PostgreSQL's versions 9 and 10 count a mailbox's mails after its turn; SQLite's one writer takes the turns itself.
   { version: 9, name: "a mailbox's mails counted after its turn", statements: [] },
+  { version: 10, name: "a mailbox's count planned for its keys", statements: [] },
 ];
 
 /** SQLite's transaction takes the write lock at BEGIN IMMEDIATE: two instances never share one database file. */
