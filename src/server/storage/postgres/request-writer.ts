@@ -103,13 +103,16 @@ export class PostgresRequestWriter implements RequestWriter {
     // no turn: its count only falls when its mails age (its time is kept) or are erased, so no mail past the
     // limit is ever queued. Deliveries past the limit are not queued (store-rules.ts: withinMailLimit, the same rule).
     // The photos are locked first and the request inserted only when each was unclaimed (a name twice counts once,
-    // so it fails): nothing is stored otherwise, with no transaction to roll back. Each photo is looked up by its
-    // name alone: as `name = ANY(…) AND request_id IS NULL` the planner also read the whole index of unclaimed
-    // photos (2 ms a submit with 80,000 of them, and growing).
+    // so it fails): nothing is stored otherwise, with no transaction to roll back. Each photo is looked up and
+    // locked by its name alone, and only then asked whether it is unclaimed: with `request_id IS NULL` beside the
+    // name, the plan PostgreSQL keeps (pool.ts) read the whole index of unclaimed photos instead (2 ms a submit
+    // with 80,000 of them, and growing).
     const [{ id, free, sent }] = await this.sql.all<{ id: number | null; free: string[]; sent: { limit_key: string; n: number; oldest: number }[] | null }>(
-      `WITH free AS (
-         SELECT p.name FROM json_array_elements_text($10::json) named(name) JOIN photos p ON p.name = named.name
-         WHERE p.request_id IS NULL FOR UPDATE OF p
+      `WITH named AS (
+         SELECT p.name, p.request_id FROM json_array_elements_text($10::json) named(name) JOIN photos p ON p.name = named.name
+         FOR UPDATE OF p
+       ), free AS (
+         SELECT name FROM named WHERE request_id IS NULL
        ), r AS (
          INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at, form_revision)
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE (SELECT count(DISTINCT name) FROM free) = json_array_length($10::json)
