@@ -78,7 +78,8 @@ describe('axe', () => {
         }
       }
     }
-  });
+    // Eight pages, each checked by axe, after four posts: 35 s in a loaded CI run, past 60 s in another.
+  }, 180_000);
 
   it('404 page has no violations', async () => {
     const { context, page } = await openPage(suite.browser);
