@@ -5,7 +5,7 @@ import { answered } from './answered';
 export type Param = string | number | null | Buffer;
 
 interface Prepared {
-  name: string | undefined;
+  name: string;
   text: string;
 }
 
@@ -48,8 +48,7 @@ export class PostgresSql {
    * from when a table was small): for statements whose rows to read depend on the data, run seldom.
    */
   async fresh<T>(text: string, params: readonly Param[] = []): Promise<T[]> {
-    const { text: numbered } = prepared(text);
-    return (await this.query({ name: undefined, text: numbered }, params)).rows as T[];
+    return (await this.query({ text: prepared(text).text }, params)).rows as T[];
   }
 
   /** A write; resolves to the number of rows it changed. */
@@ -57,7 +56,8 @@ export class PostgresSql {
     return (await this.query(prepared(text), params)).rowCount ?? 0;
   }
 
-  private query(statement: Prepared, params: readonly Param[]): Promise<pg.QueryResult> {
+  /** `statement` with no name is parsed and planned at this call only. */
+  private query(statement: { name?: string; text: string }, params: readonly Param[]): Promise<pg.QueryResult> {
     return answered(this.state, () => this.on.query({ ...statement, values: params as Param[] }), storesRequests(statement.text));
   }
 }
