@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { storesRequests, type DatabaseState } from '../database-state';
 import { answered } from './answered';
 
-export type Param = string | number | null | Buffer;
+/** A value of a statement; a list of strings goes as a PostgreSQL array (text[]). */
+export type Param = string | number | null | Buffer | readonly string[];
 
 interface Prepared {
   name: string;
