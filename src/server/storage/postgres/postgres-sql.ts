@@ -2,8 +2,7 @@ import type pg from 'pg';
 import { storesRequests, type DatabaseState } from '../database-state';
 import { answered } from './answered';
 
-/** A value of a statement; a list of strings goes as a PostgreSQL array (text[]). */
-export type Param = string | number | null | Buffer | readonly string[];
+export type Param = string | number | null | Buffer;
 
 interface Prepared {
   name: string;

@@ -106,16 +106,20 @@ export class PostgresRequestWriter implements RequestWriter {
     // so it fails): nothing is stored otherwise, with no transaction to roll back. Each photo is looked up and
     // locked by its name alone, and only then asked whether it is unclaimed: with `request_id IS NULL` beside the
     // name, the plan PostgreSQL keeps (pool.ts) read the whole index of unclaimed photos instead (2 ms a submit
-    // with 80,000 of them, and growing). The names are an array the primary key is searched with (`= ANY`):
-    // joined from a JSON list, which the kept plan takes for 100 names, they were matched by reading every photo.
+    // with 80,000 of them, and growing). The names are parameters of their own, one each, as many as the form
+    // has photos (a statement per number of photos): joined from a JSON list, which the kept plan takes for 100
+    // names, they were matched by reading every photo; as an array (`= ANY`), taken for 10, the plan kept cost
+    // more than one made for two names, so PostgreSQL planned every submit again once photos were many.
+    const names = s.photos.map((p) => p.name);
+    const named = names.length === 0 ? 'false' : `p.name IN (${names.map((_, i) => `$${16 + i}`).join(', ')})`;
     const [{ id, free, sent }] = await this.sql.all<{ id: number | null; free: string[]; sent: { limit_key: string; n: number; oldest: number }[] | null }>(
       `WITH named AS (
-         SELECT p.name, p.request_id FROM photos p WHERE p.name = ANY ($10::text[]) FOR UPDATE
+         SELECT p.name, p.request_id FROM photos p WHERE ${named} FOR UPDATE
        ), free AS (
          SELECT name FROM named WHERE request_id IS NULL
        ), r AS (
          INSERT INTO requests (reference, brand, variant, locale, payload, idempotency_key, payload_hash, created_at, form_revision)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE (SELECT count(DISTINCT name) FROM free) = cardinality($10::text[])
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE (SELECT count(DISTINCT name) FROM free) = $10
          ON CONFLICT (idempotency_key) DO NOTHING RETURNING id
        ), c AS (
          UPDATE photos p SET request_id = r.id, owner = NULL FROM r, free WHERE p.name = free.name
@@ -134,12 +138,12 @@ export class PostgresRequestWriter implements RequestWriter {
        )
        SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM free) AS free, (SELECT json_agg(sent) FROM sent) AS sent`,
       [
-        s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision, s.photos.map((p) => p.name),
+        s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision, names.length,
         JSON.stringify(counted), now - DAY_MS,
         JSON.stringify(
           deliveries.map((d, nth) => ({ nth, kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text, next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language })),
         ),
-        limit, MAIL_LIMIT_LOCKS,
+        limit, MAIL_LIMIT_LOCKS, ...names,
       ],
     );
     if (id === null) return { free };
