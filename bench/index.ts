@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchFigure } from './figures';
 import { runDeliveryBench } from './delivery-bench';
+import { runStatementBench } from './statement-bench';
 import { runSubmitBench } from './submit-bench';
 import { runWebBench } from './web-bench';
 
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['web', runWebBench],
     ['submits', runSubmitBench],
+    ['statement', runStatementBench],
     ['server', serverFigures],
     ['delivery', runDeliveryBench],
   ];
