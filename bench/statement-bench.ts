@@ -22,6 +22,7 @@ import { openPool } from '../src/server/storage/postgres/pool';
 import { PostgresSql } from '../src/server/storage/postgres/postgres-sql';
 import { PostgresRequestWriter } from '../src/server/storage/postgres/request-writer';
 import type { NewRequest } from '../src/server/storage/records';
+import { DAY_MS } from '../src/server/storage/store-rules';
 import type { PortalDatabase } from '../src/server/storage/schema';
 import { freshPostgres } from '../tests/support/backend';
 import type { BenchFigure } from './figures';
@@ -30,7 +31,6 @@ import { cpuSeconds } from './server-process';
 const SIZES = [1_000, 15_000];
 const WARMUP = 200;
 const MEASURED = Number(process.env.BENCH_STATEMENTS ?? 3_000);
-const DAY_MS = 24 * 3_600_000;
 
 /** A request as the intake hands it to storage: two photos, the customer's confirmation and the desk's mail. */
 function submit(n: number): NewRequest {

@@ -111,7 +111,16 @@ export class PostgresRequestWriter implements RequestWriter {
     // names, they were matched by reading every photo; as an array (`= ANY`), taken for 10, the plan kept cost
     // more than one made for two names, so PostgreSQL planned every submit again once photos were many.
     const names = s.photos.map((p) => p.name);
-    const named = names.length === 0 ? 'false' : `p.name IN (${names.map((_, i) => `$${16 + i}`).join(', ')})`;
+    const params = [
+      s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision, names.length,
+      JSON.stringify(counted), now - DAY_MS,
+      JSON.stringify(
+        deliveries.map((d, nth) => ({ nth, kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text, next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language })),
+      ),
+      limit, MAIL_LIMIT_LOCKS,
+    ];
+    // The names are numbered after the other parameters.
+    const named = names.length === 0 ? 'false' : `p.name IN (${names.map((_, i) => `$${params.length + 1 + i}`).join(', ')})`;
     const [{ id, free, sent }] = await this.sql.all<{ id: number | null; free: string[]; sent: { limit_key: string; n: number; oldest: number }[] | null }>(
       `WITH named AS (
          SELECT p.name, p.request_id FROM photos p WHERE ${named} FOR UPDATE
@@ -137,14 +146,7 @@ export class PostgresRequestWriter implements RequestWriter {
          ORDER BY d.nth
        )
        SELECT (SELECT id FROM r) AS id, ARRAY(SELECT name FROM free) AS free, (SELECT json_agg(sent) FROM sent) AS sent`,
-      [
-        s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision, names.length,
-        JSON.stringify(counted), now - DAY_MS,
-        JSON.stringify(
-          deliveries.map((d, nth) => ({ nth, kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text, next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language })),
-        ),
-        limit, MAIL_LIMIT_LOCKS, ...names,
-      ],
+      [...params, ...names],
     );
     if (id === null) return { free };
     // Mailboxes this request filled (or found full) are full until their oldest counted mail is a day old.
