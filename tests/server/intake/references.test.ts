@@ -60,6 +60,26 @@ describe('references of new requests', { timeout: 60_000 }, () => {
     expect(Number(n)).toBe(40);
   });
 
+  it('stay distinct and evenly spread over many thousands drawn, far past one draw of the generator', () => {
+    const references = Array.from({ length: 20_000 }, newReference);
+    expect(references.every((r) => SHORT_REFERENCE.test(r))).toBe(true);
+    // Fifty random bits: two equal among 20,000 would be a one-in-five-million chance, or bytes used twice.
+    expect(new Set(references).size).toBe(references.length);
+    // Each of the 32 symbols at each of the 10 places: 625 expected, far from 400 or 850 only if biased.
+    for (let place = 0; place < 10; place++) {
+      const counts = new Map<string, number>();
+      for (const r of references) {
+        const symbol = r.replace(/-/g, '')[place];
+        counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+      }
+      expect(counts.size).toBe(32);
+      for (const n of counts.values()) {
+        expect(n).toBeGreaterThan(450);
+        expect(n).toBeLessThan(800);
+      }
+    }
+  });
+
   it('replace a reference another request has by a new one, with mails that name the new one', async () => {
     server = await buildTestApp({}, { references: drawing(['AAAA-AAAA-AA', 'AAAA-AAAA-AA', 'BBBB-BBBB-BB']) });
     expect(await submitted(server)).toBe('AAAA-AAAA-AA');
