@@ -1,33 +1,86 @@
-import type { GatedTally, Tally } from '../port';
+import { GroupCommit } from '../group-commit';
+import type { GatedTally, Outcome, Tally } from '../port';
 import type { PostgresSql } from './postgres-sql';
 
 /** Expired counters are removed every this many hits, so the table holds only live windows. */
 const PRUNE_EVERY = 1000;
 
-/** Adds to a counter in rate_limits: a window that has ended starts again. */
-const ADD = `ON CONFLICT (key) DO UPDATE SET
-  hits = CASE WHEN rate_limits.reset_at <= $4 THEN EXCLUDED.hits ELSE rate_limits.hits + EXCLUDED.hits END,
-  reset_at = CASE WHEN rate_limits.reset_at <= $4 THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END`;
+/** Adds to a counter in rate_limits (`now` its placeholder): a window that has ended starts again. */
+const add = (now: string) => `ON CONFLICT (key) DO UPDATE SET
+  hits = CASE WHEN rate_limits.reset_at <= ${now} THEN EXCLUDED.hits ELSE rate_limits.hits + EXCLUDED.hits END,
+  reset_at = CASE WHEN rate_limits.reset_at <= ${now} THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END`;
+const ADD = add('$4');
+
+/** A call of the tally waiting for its turn's statement; `now` undefined counts it at the statement's own time. */
+interface Hit {
+  key: string;
+  amount: number;
+  windowMs: number;
+  now: number | undefined;
+}
+
+/**
+ * The hits of one event-loop turn that share a clock, as counts per key: the same key twice in one
+ * upsert is an error, and each key's hits are the same as calls one after the other (the first's
+ * window holds for the rest).
+ */
+function rounds(hits: readonly Hit[], flushedAt: number): Map<number, Map<string, { amount: number; windowMs: number }>> {
+  const byClock = new Map<number, Map<string, { amount: number; windowMs: number }>>();
+  for (const { key, amount, windowMs, now = flushedAt } of hits) {
+    let keys = byClock.get(now);
+    if (keys === undefined) byClock.set(now, (keys = new Map()));
+    const counted = keys.get(key);
+    if (counted) counted.amount += amount;
+    else keys.set(key, { amount, windowMs });
+  }
+  return byClock;
+}
 
 /**
  * Counters every instance shares, each in a fixed window (the rate limits,
  * the mail cap): one row per key in rate_limits. `sql` should be a pool that
  * commits without waiting for the disk: losing a count in a crash costs
- * nothing, and a hit must not wait for an fsync.
+ * nothing, and a hit must not wait for an fsync. The hits of one event-loop
+ * turn are counted in one statement (a round trip each was a third of a
+ * submit's), every caller answered with the count its own hit reached.
  */
 export function postgresTally(sql: PostgresSql): Tally {
   let hits = 0;
-  const prune = async (now: number) => {
-    if (++hits % PRUNE_EVERY === 0) await sql.run('DELETE FROM rate_limits WHERE reset_at <= ?', [now]);
+  const prune = async (now: number, amount = 1) => {
+    const before = hits;
+    hits += amount;
+    if (Math.floor(hits / PRUNE_EVERY) > Math.floor(before / PRUNE_EVERY)) await sql.run('DELETE FROM rate_limits WHERE reset_at <= ?', [now]);
   };
-  const tally: Tally = async (key, amount, windowMs, now = Date.now()) => {
-    await prune(now);
-    const [row] = await sql.all<{ hits: number; reset_at: number }>(
-      `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, $2, $3) ${ADD} RETURNING hits, reset_at`,
-      [key, amount, now + windowMs, now],
-    );
-    return { count: row.hits, resetAt: row.reset_at };
+  const count = async (batch: Hit[]): Promise<Outcome<{ count: number; resetAt: number }>[]> => {
+    const flushedAt = Date.now();
+    await prune(flushedAt, batch.length);
+    const reached = new Map<string, { hits: number; reset_at: number }>();
+    // Clocks one after the other (a caller's own `now` is a test's or an hour's); keys in one order, so two
+    // instances' statements lock the rows they share in the same order and never wait on each other in a ring.
+    for (const [now, keys] of rounds(batch, flushedAt)) {
+      const rows = await sql.all<{ key: string; hits: number; reset_at: number }>(
+        `INSERT INTO rate_limits (key, hits, reset_at)
+         SELECT h.key, h.amount, $2 + h.window_ms FROM json_to_recordset($1::json) AS h(key text, amount bigint, window_ms bigint)
+         ORDER BY h.key COLLATE "C"
+         ${add('$2')} RETURNING key, hits, reset_at`,
+        [JSON.stringify([...keys].map(([key, { amount, windowMs }]) => ({ key, amount, window_ms: windowMs }))), now],
+      );
+      for (const row of rows) reached.set(`${now} ${row.key}`, row);
+    }
+    // Within a key's hits of a turn, each reached the count the key ended at, less the hits after it.
+    const answers: Outcome<{ count: number; resetAt: number }>[] = [];
+    const after = new Map<string, number>();
+    for (let i = batch.length - 1; i >= 0; i--) {
+      const { key, amount, now = flushedAt } = batch[i];
+      const row = reached.get(`${now} ${key}`);
+      const later = after.get(`${now} ${key}`) ?? 0;
+      after.set(`${now} ${key}`, later + amount);
+      answers[i] = row ? { ok: true, value: { count: Number(row.hits) - later, resetAt: Number(row.reset_at) } } : { ok: false, error: { message: `no count came back for ${key}` } };
+    }
+    return answers;
   };
+  const turn = new GroupCommit<Hit, { count: number; resetAt: number }>(count);
+  const tally: Tally = (key, amount, windowMs, now) => turn.submit({ key, amount, windowMs, now });
   // The gated counts read the gate's new count from its RETURNING, in the same statement (one round trip).
   const gated: GatedTally = async (gate, then, now) => {
     await prune(now);

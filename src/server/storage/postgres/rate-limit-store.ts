@@ -20,7 +20,8 @@ export function postgresRateLimitStore(tally: Tally): FastifyRateLimitStoreCtor 
 
     incr(key: string, callback: Callback, timeWindow: number): void {
       const now = Date.now();
-      tally(this.prefix + key, 1, timeWindow, now).then(
+      // Counted at the time of its turn's statement (counters.ts), with the other hits of the turn.
+      tally(this.prefix + key, 1, timeWindow).then(
         ({ count, resetAt }) => callback(null, { current: count, ttl: Math.max(0, resetAt - now) }),
         (error: Error) => callback(error),
       );
