@@ -19,13 +19,21 @@ interface Hit {
   now: number | undefined;
 }
 
+/** A key's hits of one turn: their sum, the first one's window, and the count and window end the statement returned. */
+interface KeyCount {
+  amount: number;
+  windowMs: number;
+  hits?: number;
+  resetAt?: number;
+}
+
 /**
  * The hits of one event-loop turn that share a clock, as counts per key: the same key twice in one
  * upsert is an error, and each key's hits are the same as calls one after the other (the first's
  * window holds for the rest).
  */
-function rounds(hits: readonly Hit[], flushedAt: number): Map<number, Map<string, { amount: number; windowMs: number }>> {
-  const byClock = new Map<number, Map<string, { amount: number; windowMs: number }>>();
+function rounds(hits: readonly Hit[], flushedAt: number): Map<number, Map<string, KeyCount>> {
+  const byClock = new Map<number, Map<string, KeyCount>>();
   for (const { key, amount, windowMs, now = flushedAt } of hits) {
     let keys = byClock.get(now);
     if (keys === undefined) byClock.set(now, (keys = new Map()));
@@ -54,10 +62,10 @@ export function postgresTally(sql: PostgresSql): Tally {
   const count = async (batch: Hit[]): Promise<Outcome<{ count: number; resetAt: number }>[]> => {
     const flushedAt = Date.now();
     await prune(flushedAt, batch.length);
-    const reached = new Map<string, { hits: number; reset_at: number }>();
     // Clocks one after the other (a caller's own `now` is a test's or an hour's); keys in one order, so two
     // instances' statements lock the rows they share in the same order and never wait on each other in a ring.
-    for (const [now, keys] of rounds(batch, flushedAt)) {
+    const counts = rounds(batch, flushedAt);
+    for (const [now, keys] of counts) {
       const rows = await sql.all<{ key: string; hits: number; reset_at: number }>(
         `INSERT INTO rate_limits (key, hits, reset_at)
          SELECT h.key, h.amount, $2 + h.window_ms FROM json_to_recordset($1::json) AS h(key text, amount bigint, window_ms bigint)
@@ -65,17 +73,23 @@ export function postgresTally(sql: PostgresSql): Tally {
          ${add('$2')} RETURNING key, hits, reset_at`,
         [JSON.stringify([...keys].map(([key, { amount, windowMs }]) => ({ key, amount, window_ms: windowMs }))), now],
       );
-      for (const row of rows) reached.set(`${now} ${row.key}`, row);
+      for (const row of rows) {
+        const counted = keys.get(row.key);
+        if (counted) Object.assign(counted, { hits: Number(row.hits), resetAt: Number(row.reset_at) });
+      }
     }
-    // Within a key's hits of a turn, each reached the count the key ended at, less the hits after it.
+    // Within a key's hits of a turn, each reached the count the key ended at, less the hits after it: the
+    // last hit takes the key's count, and each one before it that count less those after it.
     const answers: Outcome<{ count: number; resetAt: number }>[] = [];
-    const after = new Map<string, number>();
     for (let i = batch.length - 1; i >= 0; i--) {
       const { key, amount, now = flushedAt } = batch[i];
-      const row = reached.get(`${now} ${key}`);
-      const later = after.get(`${now} ${key}`) ?? 0;
-      after.set(`${now} ${key}`, later + amount);
-      answers[i] = row ? { ok: true, value: { count: Number(row.hits) - later, resetAt: Number(row.reset_at) } } : { ok: false, error: { message: `no count came back for ${key}` } };
+      const counted = counts.get(now)?.get(key);
+      if (counted?.hits === undefined || counted.resetAt === undefined) {
+        answers[i] = { ok: false, error: { message: `no count came back for ${key}` } };
+        continue;
+      }
+      answers[i] = { ok: true, value: { count: counted.hits, resetAt: counted.resetAt } };
+      counted.hits -= amount;
     }
     return answers;
   };
