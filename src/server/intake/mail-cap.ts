@@ -22,6 +22,13 @@ export type CappedMail = 'customer' | 'notice';
 /** What the cap decides for one mail: sent now, held back until `at`, or not sent. */
 export type MailTurn = { go: 'now' } | { go: 'later'; at: number } | { go: 'never' };
 
+/**
+ * A client's counter and a brand's: every client's sorts before every brand's, so a turn's counts of
+ * many brands, each client's before its brand's, lock their rows in one order in one statement (counters.ts).
+ */
+const clientCounter = (brand: string, client: string) => `client:${brand}:${client}`;
+const brandCounter = (brand: string, budget: 'customers' | 'notices') => `total:${brand}:${budget}`;
+
 /** What the cap tells the rest (the log, metrics). */
 export interface MailCapEvents {
   /** A brand's budget (`customers` or `notices`) was reached in the hour ending at `until`; told once per hour and budget. */
@@ -38,8 +45,9 @@ export interface MailCapEvents {
  * itself first). A notice to another address (the dealer's) has its own,
  * smaller budget and the same per-client share; past either it is not sent.
  *
- * Each hour is a counter of its own (`mail-cap:<brand>:<budget>:<hour>`), so
- * mails put off to an hour take its room before the hour comes.
+ * Each hour is a counter of its own (`mail-cap:total:<brand>:<budget>:<hour>`,
+ * `mail-cap:client:<brand>:<client>:<hour>`), so mails put off to an hour take
+ * its room before the hour comes.
  */
 export class MailCap {
   /** Per counter key, the first hour not known to be full: hours only fill up, so later looks start there. */
@@ -57,15 +65,17 @@ export class MailCap {
 
   /**
    * The turns of one request's mails, in order, as customerMail and notice one after the other would
-   * give them; counted in one round trip when this hour is not known to be full for any of them.
+   * give them; counted in one round trip when this hour is not known to be full for any of them. Without
+   * a `clock`, counted at the store's time (so one turn's requests share a statement: counters.ts).
    */
-  async turns(brand: string, client: string, mails: readonly CappedMail[], now = Date.now()): Promise<MailTurn[]> {
+  async turns(brand: string, client: string, mails: readonly CappedMail[], clock?: number): Promise<MailTurn[]> {
+    const now = clock ?? Date.now();
     const hour = Math.floor(now / HOUR_MS);
-    const clientKey = `${brand}:client:${client}`;
-    const keys = mails.map((m) => (m === 'customer' ? `${brand}:customers` : `${brand}:notices`));
+    const clientKey = clientCounter(brand, client);
+    const keys = mails.map((m) => brandCounter(brand, m === 'customer' ? 'customers' : 'notices'));
     if (mails.length === 0 || new Set(keys).size < keys.length || [clientKey, ...keys].some((k) => this.from(k, hour) > hour)) {
       const turns: MailTurn[] = [];
-      for (const m of mails) turns.push(m === 'customer' ? await this.customerMail(brand, client, now) : await this.notice(brand, client, now));
+      for (const m of mails) turns.push(m === 'customer' ? await this.customerMail(brand, client, clock) : await this.notice(brand, client, clock));
       return turns;
     }
     const windowMs = (hour + 2) * HOUR_MS - now;
@@ -74,7 +84,7 @@ export class MailCap {
     const { gate, then } = await this.gated(
       { key: `mail-cap:${clientKey}:${hour}`, amount: n, windowMs },
       keys.map((key, i) => ({ key: `mail-cap:${key}:${hour}`, amount: 1, windowMs, gateAtMost: this.budgets.perClient + n - 1 - i })),
-      now,
+      clock,
     );
     if (gate > this.budgets.perClient) this.remember(clientKey, hour + 1, hour);
     const turns: MailTurn[] = [];
@@ -90,20 +100,21 @@ export class MailCap {
         this.tell(brand, mail === 'customer' ? 'customers' : 'notices', hour);
       }
       // Past this hour's room a customer's mail looks on from the next hour (known full now); a notice is not sent.
-      turns.push(mail === 'customer' ? await this.customerMail(brand, client, now) : { go: 'never' });
+      turns.push(mail === 'customer' ? await this.customerMail(brand, client, clock) : { go: 'never' });
     }
     return turns;
   }
 
   /** A customer's own mail for `brand`, caused by `client`: when it goes. */
-  async customerMail(brand: string, client: string, now = Date.now()): Promise<MailTurn> {
+  async customerMail(brand: string, client: string, clock?: number): Promise<MailTurn> {
+    const now = clock ?? Date.now();
     const thisHour = Math.floor(now / HOUR_MS);
     const last = thisHour + HOLD_HOURS;
-    const [clientKey, brandKey] = [`${brand}:client:${client}`, `${brand}:customers`];
+    const [clientKey, brandKey] = [clientCounter(brand, client), brandCounter(brand, 'customers')];
     // Hours known to be full for either are not tried: each try is a count in the shared store.
     for (let hour = Math.min(Math.max(this.from(clientKey, thisHour), this.from(brandKey, thisHour)), last); ; hour++) {
       const final = hour >= last;
-      const [clientRoom, brandRoom] = final ? await this.takeFinal(clientKey, brandKey, hour, now) : await this.takeBoth(clientKey, brandKey, hour, now);
+      const [clientRoom, brandRoom] = final ? await this.takeFinal(clientKey, brandKey, hour, now, clock) : await this.takeBoth(clientKey, brandKey, hour, now, clock);
       if (!clientRoom && !final) continue;
       if (!brandRoom && hour === thisHour) this.tell(brand, 'customers', hour);
       if (brandRoom || final) return hour === thisHour ? { go: 'now' } : { go: 'later', at: hour * HOUR_MS };
@@ -114,14 +125,14 @@ export class MailCap {
    * One customer mail counted in `hour`: the client's counter, then the brand's only where the client had
    * room, in one round trip (a flood past the brand's budget tries an hour a submit). Whether each had room.
    */
-  private async takeBoth(clientKey: string, brandKey: string, hour: number, now: number): Promise<[boolean, boolean]> {
+  private async takeBoth(clientKey: string, brandKey: string, hour: number, now: number, clock?: number): Promise<[boolean, boolean]> {
     if ((this.fullUntil.get(clientKey) ?? 0) > hour) return [false, false];
-    if ((this.fullUntil.get(brandKey) ?? 0) > hour) return [await this.take(clientKey, hour, this.budgets.perClient, now), false];
+    if ((this.fullUntil.get(brandKey) ?? 0) > hour) return [await this.take(clientKey, hour, this.budgets.perClient, now, clock), false];
     const windowMs = (hour + 2) * HOUR_MS - now;
     const { gate, then } = await this.gated(
       { key: `mail-cap:${clientKey}:${hour}`, amount: 1, windowMs },
       [{ key: `mail-cap:${brandKey}:${hour}`, amount: 1, windowMs, gateAtMost: this.budgets.perClient }],
-      now,
+      clock,
     );
     const thisHour = Math.floor(now / HOUR_MS);
     if (gate > this.budgets.perClient) {
@@ -134,16 +145,17 @@ export class MailCap {
   }
 
   /** The last hour a mail may wait for takes it whatever the client's count: both are counted. */
-  private async takeFinal(clientKey: string, brandKey: string, hour: number, now: number): Promise<[boolean, boolean]> {
-    const clientRoom = await this.take(clientKey, hour, this.budgets.perClient, now);
-    return [clientRoom, await this.take(brandKey, hour, this.budgets.perBrand, now)];
+  private async takeFinal(clientKey: string, brandKey: string, hour: number, now: number, clock?: number): Promise<[boolean, boolean]> {
+    const clientRoom = await this.take(clientKey, hour, this.budgets.perClient, now, clock);
+    return [clientRoom, await this.take(brandKey, hour, this.budgets.perBrand, now, clock)];
   }
 
   /** A notice to an address other than the customer's, for `brand`, caused by `client`: now or never. */
-  async notice(brand: string, client: string, now = Date.now()): Promise<MailTurn> {
+  async notice(brand: string, client: string, clock?: number): Promise<MailTurn> {
+    const now = clock ?? Date.now();
     const hour = Math.floor(now / HOUR_MS);
-    if (!(await this.take(`${brand}:client:${client}`, hour, this.budgets.perClient, now))) return { go: 'never' };
-    if (await this.take(`${brand}:notices`, hour, this.budgets.noticesPerBrand, now)) return { go: 'now' };
+    if (!(await this.take(clientCounter(brand, client), hour, this.budgets.perClient, now, clock))) return { go: 'never' };
+    if (await this.take(brandCounter(brand, 'notices'), hour, this.budgets.noticesPerBrand, now, clock)) return { go: 'now' };
     this.tell(brand, 'notices', hour);
     return { go: 'never' };
   }
@@ -154,10 +166,10 @@ export class MailCap {
   }
 
   /** Counts one mail in `key`'s counter of `hour`; whether it fits the `budget`. */
-  private async take(key: string, hour: number, budget: number, now: number): Promise<boolean> {
+  private async take(key: string, hour: number, budget: number, now: number, clock?: number): Promise<boolean> {
     if ((this.fullUntil.get(key) ?? 0) > hour) return false;
     // The counter outlives its hour by one, so nothing counted for an hour is forgotten before it ends.
-    const { count } = await this.tally(`mail-cap:${key}:${hour}`, 1, (hour + 2) * HOUR_MS - now, now);
+    const { count } = await this.tally(`mail-cap:${key}:${hour}`, 1, (hour + 2) * HOUR_MS - now, clock);
     if (count <= budget) return true;
     this.remember(key, hour + 1, Math.floor(now / HOUR_MS));
     return false;

@@ -41,12 +41,13 @@ export interface GatedCount {
 
 /**
  * Adds to the counter `gate`, then to each of `then` that the gate's new count allows (keys of `then`
- * distinct, none the gate's); the new counts, undefined for those not counted.
+ * distinct, each sorting after the gate's in UTF-8 byte order, so that a shared store takes its rows'
+ * locks in one order); the new counts, undefined for those not counted. Without `now`, at the store's time.
  */
 export type GatedTally = (
   gate: { key: string; amount: number; windowMs: number },
   then: readonly GatedCount[],
-  now: number,
+  now?: number,
 ) => Promise<{ gate: number; then: (number | undefined)[] }>;
 
 /** Requests, photos and deliveries erased together; the photos' bytes are gone, mail files are the caller's. */

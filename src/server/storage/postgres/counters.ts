@@ -1,5 +1,5 @@
 import { GroupCommit } from '../group-commit';
-import type { GatedTally, Outcome, Tally } from '../port';
+import type { GatedCount, Outcome, Tally } from '../port';
 import type { PostgresSql } from './postgres-sql';
 
 /** Expired counters are removed every this many hits, so the table holds only live windows. */
@@ -9,112 +9,150 @@ const PRUNE_EVERY = 1000;
 const add = (now: string) => `ON CONFLICT (key) DO UPDATE SET
   hits = CASE WHEN rate_limits.reset_at <= ${now} THEN EXCLUDED.hits ELSE rate_limits.hits + EXCLUDED.hits END,
   reset_at = CASE WHEN rate_limits.reset_at <= ${now} THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END`;
-const ADD = add('$4');
 
-/** A call of the tally waiting for its turn's statement; `now` undefined counts it at the statement's own time. */
-interface Hit {
-  key: string;
-  amount: number;
-  windowMs: number;
+/**
+ * One round's counts, in one statement: the gates first (keys in one order), then each count that the
+ * gate's count its own call reached allows: the gate's final count less the amounts of the calls after
+ * it. The json aggregate takes every gate's row before a single count after them is made.
+ */
+const COUNT = `WITH g AS (
+    INSERT INTO rate_limits (key, hits, reset_at)
+    SELECT c.key, sum(c.amount), $3 + (array_agg(c.window_ms ORDER BY c.i))[1]
+    FROM json_to_recordset($1::json) AS c(i int, key text, amount bigint, window_ms bigint)
+    GROUP BY c.key ORDER BY c.key COLLATE "C"
+    ${add('$3')} RETURNING key, hits, reset_at
+  ), gates AS (
+    SELECT coalesce(json_object_agg(key, json_build_array(hits, reset_at)), '{}') AS counted FROM g
+  ), reached AS (
+    SELECT c.i, (gates.counted -> c.key ->> 0)::bigint
+      - coalesce(sum(c.amount) OVER (PARTITION BY c.key ORDER BY c.i DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS gate
+    FROM json_to_recordset($1::json) AS c(i int, key text, amount bigint), gates
+  ), t AS (
+    INSERT INTO rate_limits (key, hits, reset_at)
+    SELECT s.key, sum(s.amount), $3 + (array_agg(s.window_ms ORDER BY s.i))[1]
+    FROM json_to_recordset($2::json) AS s(i int, key text, amount bigint, window_ms bigint, gate_at_most bigint)
+    JOIN reached ON reached.i = s.i AND reached.gate <= s.gate_at_most
+    GROUP BY s.key ORDER BY s.key COLLATE "C"
+    ${add('$3')} RETURNING key, hits
+  )
+  SELECT (SELECT counted FROM gates) AS gates, coalesce((SELECT json_object_agg(key, hits) FROM t), '{}') AS counted`;
+
+/** A call waiting for its turn's statement: a plain hit is a gate with nothing after it. `now` undefined counts it at the statement's time. */
+interface Call {
+  gate: { key: string; amount: number; windowMs: number };
+  then: readonly GatedCount[];
   now: number | undefined;
 }
 
-/** A key's hits of one turn: their sum, the first one's window, and the count and window end the statement returned. */
-interface KeyCount {
-  amount: number;
-  windowMs: number;
-  hits?: number;
-  resetAt?: number;
+/** What a call is told: its gate's count and window end, and its counts after the gate (undefined where not allowed). */
+interface Counted {
+  gate: number;
+  resetAt: number;
+  then: (number | undefined)[];
 }
 
+/** Calls counted in one statement: one clock, no key both a gate and a count after one, every gate before every count in the lock order. */
+interface Round {
+  now: number | undefined;
+  calls: number[];
+  gates: Set<string>;
+  counts: Set<string>;
+  lastGate?: string;
+  firstCount?: string;
+}
+
+/** PostgreSQL's "C" collation: the keys' UTF-8 bytes. */
+const before = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
+
 /**
- * The hits of one event-loop turn that share a clock, as counts per key: the same key twice in one
- * upsert is an error, and each key's hits are the same as calls one after the other (the first's
- * window holds for the rest).
+ * The calls of one turn as rounds, each one statement: a call joins the first round, from the last one
+ * that holds any of its keys (so each key's calls are counted in call order), whose rule it keeps. With
+ * one clock and keys that sort every gate before every count (the mail cap's do), a turn is one round.
  */
-function rounds(hits: readonly Hit[], flushedAt: number): Map<number, Map<string, KeyCount>> {
-  const byClock = new Map<number, Map<string, KeyCount>>();
-  for (const { key, amount, windowMs, now = flushedAt } of hits) {
-    let keys = byClock.get(now);
-    if (keys === undefined) byClock.set(now, (keys = new Map()));
-    const counted = keys.get(key);
-    if (counted) counted.amount += amount;
-    else keys.set(key, { amount, windowMs });
+function rounds(calls: readonly Call[], flushedAt: number): Round[] {
+  const all: Round[] = [];
+  const lastRoundOf = new Map<string, number>();
+  for (const [i, { gate, then, now = flushedAt }] of calls.entries()) {
+    const counts = then.map((c) => c.key);
+    const keys = [gate.key, ...counts];
+    const firstCount = counts.reduce<string | undefined>((first, k) => (first === undefined || before(k, first) ? k : first), undefined);
+    const fits = (r: Round) => {
+      if (r.now !== now || r.counts.has(gate.key) || counts.some((k) => r.gates.has(k))) return false;
+      const last = r.lastGate !== undefined && before(gate.key, r.lastGate) ? r.lastGate : gate.key;
+      const first = r.firstCount === undefined || (firstCount !== undefined && before(firstCount, r.firstCount)) ? firstCount : r.firstCount;
+      return first === undefined || before(last, first);
+    };
+    let n = Math.max(0, ...keys.map((k) => lastRoundOf.get(k) ?? 0));
+    while (n < all.length && !fits(all[n])) n++;
+    if (n === all.length) all.push({ now, calls: [], gates: new Set(), counts: new Set() });
+    const round = all[n];
+    round.calls.push(i);
+    round.gates.add(gate.key);
+    for (const k of counts) round.counts.add(k);
+    if (round.lastGate === undefined || before(round.lastGate, gate.key)) round.lastGate = gate.key;
+    if (firstCount !== undefined && (round.firstCount === undefined || before(firstCount, round.firstCount))) round.firstCount = firstCount;
+    for (const k of keys) lastRoundOf.set(k, n);
   }
-  return byClock;
+  return all;
 }
 
 /**
  * Counters every instance shares, each in a fixed window (the rate limits,
  * the mail cap): one row per key in rate_limits. `sql` should be a pool that
  * commits without waiting for the disk: losing a count in a crash costs
- * nothing, and a hit must not wait for an fsync. The hits of one event-loop
- * turn are counted in one statement (a round trip each was a third of a
- * submit's), every caller answered with the count its own hit reached.
+ * nothing, and a hit must not wait for an fsync. The calls of one event-loop
+ * turn, plain and gated, are counted in one statement (a round trip each was
+ * a third of a submit's), every caller told the counts its own call reached,
+ * as calls one after the other would be. Every statement locks its rows in
+ * one order, so instances never wait on each other in a ring.
  */
 export function postgresTally(sql: PostgresSql): Tally {
   let hits = 0;
-  const prune = async (now: number, amount = 1) => {
-    const before = hits;
+  const prune = async (now: number, amount: number) => {
+    const earlier = hits;
     hits += amount;
-    if (Math.floor(hits / PRUNE_EVERY) > Math.floor(before / PRUNE_EVERY)) await sql.run('DELETE FROM rate_limits WHERE reset_at <= ?', [now]);
+    if (Math.floor(hits / PRUNE_EVERY) > Math.floor(earlier / PRUNE_EVERY)) await sql.run('DELETE FROM rate_limits WHERE reset_at <= ?', [now]);
   };
-  const count = async (batch: Hit[]): Promise<Outcome<{ count: number; resetAt: number }>[]> => {
+  const count = async (batch: Call[]): Promise<Outcome<Counted>[]> => {
     const flushedAt = Date.now();
     await prune(flushedAt, batch.length);
-    // Clocks one after the other (a caller's own `now` is a test's or an hour's); keys in one order, so two
-    // instances' statements lock the rows they share in the same order and never wait on each other in a ring.
-    const counts = rounds(batch, flushedAt);
-    for (const [now, keys] of counts) {
-      const rows = await sql.all<{ key: string; hits: number; reset_at: number }>(
-        `INSERT INTO rate_limits (key, hits, reset_at)
-         SELECT h.key, h.amount, $2 + h.window_ms FROM json_to_recordset($1::json) AS h(key text, amount bigint, window_ms bigint)
-         ORDER BY h.key COLLATE "C"
-         ${add('$2')} RETURNING key, hits, reset_at`,
-        [JSON.stringify([...keys].map(([key, { amount, windowMs }]) => ({ key, amount, window_ms: windowMs }))), now],
-      );
-      for (const row of rows) {
-        const counted = keys.get(row.key);
-        if (counted) Object.assign(counted, { hits: Number(row.hits), resetAt: Number(row.reset_at) });
+    const answers: Outcome<Counted>[] = [];
+    for (const { now = flushedAt, calls } of rounds(batch, flushedAt)) {
+      const [row] = await sql.all<{ gates: Record<string, [number, number]>; counted: Record<string, number> }>(COUNT, [
+        JSON.stringify(calls.map((i) => ({ i, key: batch[i].gate.key, amount: batch[i].gate.amount, window_ms: batch[i].gate.windowMs }))),
+        JSON.stringify(calls.flatMap((i) => batch[i].then.map((c) => ({ i, key: c.key, amount: c.amount, window_ms: c.windowMs, gate_at_most: c.gateAtMost })))),
+        now,
+      ]);
+      // Each call reached its keys' final counts less the amounts of the round's calls after it, as the statement reckons its gates.
+      const gates = new Map(Object.entries(row.gates).map(([key, [hits, resetAt]]) => [key, { hits: Number(hits), resetAt: Number(resetAt) }]));
+      const counted = new Map(Object.entries(row.counted).map(([key, hits]) => [key, Number(hits)]));
+      for (const i of calls.toReversed()) {
+        const { gate, then } = batch[i];
+        const reached = gates.get(gate.key);
+        if (reached === undefined) {
+          answers[i] = { ok: false, error: { message: `no count came back for ${gate.key}` } };
+          continue;
+        }
+        const after = then.map((c) => {
+          const hitsOf = counted.get(c.key);
+          if (reached.hits > c.gateAtMost || hitsOf === undefined) return undefined;
+          counted.set(c.key, hitsOf - c.amount);
+          return hitsOf;
+        });
+        answers[i] = { ok: true, value: { gate: reached.hits, resetAt: reached.resetAt, then: after } };
+        reached.hits -= gate.amount;
       }
-    }
-    // Within a key's hits of a turn, each reached the count the key ended at, less the hits after it: the
-    // last hit takes the key's count, and each one before it that count less those after it.
-    const answers: Outcome<{ count: number; resetAt: number }>[] = [];
-    for (let i = batch.length - 1; i >= 0; i--) {
-      const { key, amount, now = flushedAt } = batch[i];
-      const counted = counts.get(now)?.get(key);
-      if (counted?.hits === undefined || counted.resetAt === undefined) {
-        answers[i] = { ok: false, error: { message: `no count came back for ${key}` } };
-        continue;
-      }
-      answers[i] = { ok: true, value: { count: counted.hits, resetAt: counted.resetAt } };
-      counted.hits -= amount;
     }
     return answers;
   };
-  const turn = new GroupCommit<Hit, { count: number; resetAt: number }>(count);
-  const tally: Tally = (key, amount, windowMs, now) => turn.submit({ key, amount, windowMs, now });
-  // The gated counts read the gate's new count from its RETURNING, in the same statement (one round trip).
-  const gated: GatedTally = async (gate, then, now) => {
-    await prune(now);
-    const [row] = await sql.all<{ gate: number; counted: { key: string; hits: number }[] }>(
-      `WITH g AS (
-         INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, $2, $3) ${ADD} RETURNING hits
-       ), t AS (
-         INSERT INTO rate_limits (key, hits, reset_at)
-         SELECT s.key, s.amount, $4 + s.window_ms
-         FROM json_to_recordset($5::json) AS s(key text, amount bigint, window_ms bigint, gate_at_most bigint), g
-         WHERE g.hits <= s.gate_at_most
-         ${ADD} RETURNING key, hits
-       )
-       SELECT (SELECT hits FROM g) AS gate,
-         coalesce((SELECT json_agg(json_build_object('key', t.key, 'hits', t.hits)) FROM t), '[]') AS counted`,
-      [gate.key, gate.amount, now + gate.windowMs, now, JSON.stringify(then.map((c) => ({ key: c.key, amount: c.amount, window_ms: c.windowMs, gate_at_most: c.gateAtMost })))],
-    );
-    const counted = new Map(row.counted.map((c) => [c.key, c.hits]));
-    return { gate: row.gate, then: then.map((c) => counted.get(c.key)) };
+  const turn = new GroupCommit<Call, Counted>(count);
+  const tally: Tally = async (key, amount, windowMs, now) => {
+    const { gate, resetAt } = await turn.submit({ gate: { key, amount, windowMs }, then: [], now });
+    return { count: gate, resetAt };
   };
-  tally.gated = gated;
+  tally.gated = async (gate, then, now) => {
+    const { gate: reached, then: after } = await turn.submit({ gate, then, now });
+    return { gate: reached, then: after };
+  };
   return tally;
 }
