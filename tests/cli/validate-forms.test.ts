@@ -109,6 +109,22 @@ describe('validate on a new form', () => {
     ]);
   });
 
+  it('refuses bounds no answer can meet, in the form or in the shared fields, at the lower bound', () => {
+    editJson(root, 'schemas/forms/garden.schema.json', (s) => (s.properties.cutting_width.minimum = 250));
+    editJson(root, 'schemas/forms/fields.json', (f) => {
+      const text = Object.values(f.definitions as Record<string, { maxLength?: number; minLength?: number }>).find((d) => typeof d.maxLength === 'number')!;
+      text.minLength = text.maxLength! + 1;
+    });
+    const fields = report().problems.filter((p) => p.file === 'schemas/forms/fields.json');
+    expect(report().problems.filter((p) => p.file === 'schemas/forms/garden.schema.json').map((p) => [p.pointer, p.message])).toEqual([
+      [
+        '/properties/cutting_width/minimum',
+        '"minimum" (250) is more than "maximum" (200), so no answer can meet both: a customer could never fill in this field, and if it is required, never send the form. Lower "minimum" or raise "maximum".',
+      ],
+    ]);
+    expect(fields).toEqual([expect.objectContaining({ pointer: expect.stringMatching(/^\/definitions\/[a-z_]+\/minLength$/), message: expect.stringMatching(/^"minLength" \(\d+\) is more than "maxLength"/) })]);
+  });
+
   it('warns of a photo without a name for the desk: its attachments would be named after the field', () => {
     editJson(root, 'schemas/i18n/nl.json', (t) => delete t.mail.desk.photoNames.image3);
     expect(report().problems).toEqual([]);
