@@ -41,7 +41,8 @@ export function checkFormFiles(root: string, { facts, postalCodes, schemasDir = 
   const sharedRead = readJson(root, sharedFile);
   const problems: Problem[] = sharedRead.ok ? [] : sharedRead.problems.map((p) => ({ ...p, message: `${p.message} The forms take their shared fields from it.` }));
   const shared: SharedFields = sharedRead.ok && isRecord(sharedRead.data) && isRecord(sharedRead.data.definitions) ? (sharedRead.data as unknown as SharedFields) : { definitions: {} };
-  if (sharedRead.ok) problems.push(...referenceProblems(displayPath(root, sharedFile), shared, []), ...boundsProblems(displayPath(root, sharedFile), shared, []));
+  const shownShared = displayPath(root, sharedFile);
+  if (sharedRead.ok) problems.push(...referenceProblems(shownShared, shared), ...boundsProblems(shownShared, shared));
   const models: FormModel[] = [];
   const warnings: Problem[] = [];
   for (const variant of variantFiles(root, schemasDir)) {
@@ -81,7 +82,7 @@ function checkVariant(root: string, formsDir: string, variant: string, shared: S
   }
   const source = schema.data as unknown as FormSchema;
   problems.push(...propertyProblems(shownSchema, source, shared));
-  problems.push(...referenceProblems(shownSchema, source, []), ...boundsProblems(shownSchema, source, []));
+  problems.push(...referenceProblems(shownSchema, source), ...boundsProblems(shownSchema, source));
   if (problems.length > 0) return { problems, warnings: [] };
   const assembled = assembleFormSchema(source, shared, { countries: [...data.facts.countries], languages: [...data.facts.languages.keys()] });
   const compiled = compileProblem(shownSchema, assembled, data.postalCodes);
@@ -134,20 +135,28 @@ function propertyProblems(file: string, schema: FormSchema, shared: SharedFields
   return problems;
 }
 
+/** Every object in a schema file, with its path: the checks below look at each one alone. */
+function* schemaObjects(node: unknown, path: (string | number)[] = []): Generator<[Record<string, unknown>, (string | number)[]]> {
+  if (Array.isArray(node)) for (const [i, item] of node.entries()) yield* schemaObjects(item, [...path, i]);
+  if (!isRecord(node)) return;
+  yield [node, path];
+  for (const [key, value] of Object.entries(node)) yield* schemaObjects(value, [...path, key]);
+}
+
 /**
  * A `$ref` inside a field may point only within its own schema (`#/…`): the page resolves no other
  * (src/web/form/same-document-uri.ts keeps a URI library out of it). A field itself may be a shared one.
  */
-function referenceProblems(file: string, node: unknown, path: (string | number)[]): Problem[] {
-  if (Array.isArray(node)) return node.flatMap((item, i) => referenceProblems(file, item, [...path, i]));
-  if (!isRecord(node)) return [];
-  const ref = node.$ref;
-  const sharedField = path.length === 2 && path[0] === 'properties';
-  const own: Problem[] =
-    ref !== undefined && !sharedField && !(typeof ref === 'string' && ref.startsWith('#'))
-      ? [{ file, pointer: toPointer([...path, '$ref']), message: `"${String(ref)}" points outside this schema; inside a field, a form schema may refer only within itself ("#/…"). A developer should look at it.` }]
-      : [];
-  return [...own, ...Object.entries(node).flatMap(([key, value]) => referenceProblems(file, value, [...path, key]))];
+function referenceProblems(file: string, schema: unknown): Problem[] {
+  const problems: Problem[] = [];
+  for (const [node, path] of schemaObjects(schema)) {
+    const ref = node.$ref;
+    const sharedField = path.length === 2 && path[0] === 'properties';
+    if (ref !== undefined && !sharedField && !(typeof ref === 'string' && ref.startsWith('#'))) {
+      problems.push({ file, pointer: toPointer([...path, '$ref']), message: `"${String(ref)}" points outside this schema; inside a field, a form schema may refer only within itself ("#/…"). A developer should look at it.` });
+    }
+  }
+  return problems;
 }
 
 /** A schema's lower and upper bounds of one kind: ajv compiles a pair no value meets, and the field could then never be filled in. */
@@ -162,22 +171,21 @@ const BOUNDS = [
 ] as const;
 
 /** Bounds no value can meet, anywhere in a schema file: named at the lower bound, with both values. */
-function boundsProblems(file: string, node: unknown, path: (string | number)[]): Problem[] {
-  if (Array.isArray(node)) return node.flatMap((item, i) => boundsProblems(file, item, [...path, i]));
-  if (!isRecord(node)) return [];
-  const own: Problem[] = [];
-  for (const [low, high] of BOUNDS) {
-    const [from, to] = [node[low], node[high]];
-    if (typeof from !== 'number' || typeof to !== 'number') continue;
-    const strict = low.startsWith('exclusive') || high.startsWith('exclusive');
-    if (strict ? from < to : from <= to) continue;
-    own.push({
-      file,
-      pointer: toPointer([...path, low]),
-      message: `"${low}" (${from}) is ${from === to ? 'the same as' : 'more than'} "${high}" (${to}), so no answer can meet both: a customer could never fill in this field, and if it is required, never send the form. Lower "${low}" or raise "${high}".`,
-    });
-  }
-  return [...own, ...Object.entries(node).flatMap(([key, value]) => boundsProblems(file, value, [...path, key]))];
+function boundsProblems(file: string, schema: unknown): Problem[] {
+  const problems: Problem[] = [];
+  for (const [node, path] of schemaObjects(schema))
+    for (const [low, high] of BOUNDS) {
+      const [from, to] = [node[low], node[high]];
+      if (typeof from !== 'number' || typeof to !== 'number') continue;
+      const strict = low.startsWith('exclusive') || high.startsWith('exclusive');
+      if (strict ? from < to : from <= to) continue;
+      problems.push({
+        file,
+        pointer: toPointer([...path, low]),
+        message: `"${low}" (${from}) is ${from === to ? 'the same as' : 'more than'} "${high}" (${to}), so no answer can meet both: a customer could never fill in this field, and if it is required, never send the form. Lower "${low}" or raise "${high}".`,
+      });
+    }
+  return problems;
 }
 
 /** Why each schema recently checked does not compile ('' where it does): `npm run dev` checks again on every save, mostly of other files. */
