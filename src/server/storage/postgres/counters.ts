@@ -15,18 +15,19 @@ const add = (now: string) => `ON CONFLICT (key) DO UPDATE SET
  * gate's count its own call reached allows: the gate's final count less the amounts of the calls after
  * it. The json aggregate takes every gate's row before a single count after them is made.
  */
-const COUNT = `WITH g AS (
+const COUNT = `WITH c AS (
+    SELECT * FROM json_to_recordset($1::json) AS c(i int, key text, amount bigint, window_ms bigint)
+  ), g AS (
     INSERT INTO rate_limits (key, hits, reset_at)
     SELECT c.key, sum(c.amount), $3 + (array_agg(c.window_ms ORDER BY c.i))[1]
-    FROM json_to_recordset($1::json) AS c(i int, key text, amount bigint, window_ms bigint)
-    GROUP BY c.key ORDER BY c.key COLLATE "C"
+    FROM c GROUP BY c.key ORDER BY c.key COLLATE "C"
     ${add('$3')} RETURNING key, hits, reset_at
   ), gates AS (
     SELECT coalesce(json_object_agg(key, json_build_array(hits, reset_at)), '{}') AS counted FROM g
   ), reached AS (
     SELECT c.i, (gates.counted -> c.key ->> 0)::bigint
       - coalesce(sum(c.amount) OVER (PARTITION BY c.key ORDER BY c.i DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS gate
-    FROM json_to_recordset($1::json) AS c(i int, key text, amount bigint), gates
+    FROM c, gates
   ), t AS (
     INSERT INTO rate_limits (key, hits, reset_at)
     SELECT s.key, sum(s.amount), $3 + (array_agg(s.window_ms ORDER BY s.i))[1]
@@ -51,18 +52,24 @@ interface Counted {
   then: (number | undefined)[];
 }
 
-/** Calls counted in one statement: one clock, no key both a gate and a count after one, every gate before every count in the lock order. */
-interface Round {
-  now: number | undefined;
-  calls: number[];
-  gates: Set<string>;
-  counts: Set<string>;
+/** Where a statement's locks start and end: its last gate, and its first count after a gate (none for plain hits alone). */
+interface LockSpan {
   lastGate?: string;
   firstCount?: string;
 }
 
+/** Calls counted in one statement: one clock, no key both a gate and a count after one, every gate before every count in the lock order. */
+interface Round extends LockSpan {
+  now: number;
+  calls: number[];
+  gates: Set<string>;
+  counts: Set<string>;
+}
+
 /** PostgreSQL's "C" collation: the keys' UTF-8 bytes. */
 const before = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
+const first = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && before(b, a)) ? b : a);
+const last = (a: string | undefined, b: string) => (a !== undefined && before(b, a) ? a : b);
 
 /**
  * The calls of one turn as rounds, each one statement: a call joins the first round, from the last one
@@ -75,22 +82,21 @@ function rounds(calls: readonly Call[], flushedAt: number): Round[] {
   for (const [i, { gate, then, now = flushedAt }] of calls.entries()) {
     const counts = then.map((c) => c.key);
     const keys = [gate.key, ...counts];
-    const firstCount = counts.reduce<string | undefined>((first, k) => (first === undefined || before(k, first) ? k : first), undefined);
-    const fits = (r: Round) => {
-      if (r.now !== now || r.counts.has(gate.key) || counts.some((k) => r.gates.has(k))) return false;
-      const last = r.lastGate !== undefined && before(gate.key, r.lastGate) ? r.lastGate : gate.key;
-      const first = r.firstCount === undefined || (firstCount !== undefined && before(firstCount, r.firstCount)) ? firstCount : r.firstCount;
-      return first === undefined || before(last, first);
+    const firstCount = counts.reduce(first, undefined);
+    // The round's span with this call in it, where the call may join it.
+    const joined = (r: Round): LockSpan | undefined => {
+      if (r.now !== now || r.counts.has(gate.key) || counts.some((k) => r.gates.has(k))) return undefined;
+      const span = { lastGate: last(r.lastGate, gate.key), firstCount: first(r.firstCount, firstCount) };
+      return span.firstCount === undefined || before(span.lastGate, span.firstCount) ? span : undefined;
     };
     let n = Math.max(0, ...keys.map((k) => lastRoundOf.get(k) ?? 0));
-    while (n < all.length && !fits(all[n])) n++;
-    if (n === all.length) all.push({ now, calls: [], gates: new Set(), counts: new Set() });
-    const round = all[n];
+    let span: LockSpan | undefined;
+    while (n < all.length && (span = joined(all[n])) === undefined) n++;
+    if (n === all.length) all.push({ now, calls: [], gates: new Set(), counts: new Set(), lastGate: gate.key, firstCount });
+    const round = Object.assign(all[n], span);
     round.calls.push(i);
     round.gates.add(gate.key);
     for (const k of counts) round.counts.add(k);
-    if (round.lastGate === undefined || before(round.lastGate, gate.key)) round.lastGate = gate.key;
-    if (firstCount !== undefined && (round.firstCount === undefined || before(firstCount, round.firstCount))) round.firstCount = firstCount;
     for (const k of keys) lastRoundOf.set(k, n);
   }
   return all;
@@ -117,7 +123,7 @@ export function postgresTally(sql: PostgresSql): Tally {
     const flushedAt = Date.now();
     await prune(flushedAt, batch.length);
     const answers: Outcome<Counted>[] = [];
-    for (const { now = flushedAt, calls } of rounds(batch, flushedAt)) {
+    for (const { now, calls } of rounds(batch, flushedAt)) {
       const [row] = await sql.all<{ gates: Record<string, [number, number]>; counted: Record<string, number> }>(COUNT, [
         JSON.stringify(calls.map((i) => ({ i, key: batch[i].gate.key, amount: batch[i].gate.amount, window_ms: batch[i].gate.windowMs }))),
         JSON.stringify(calls.flatMap((i) => batch[i].then.map((c) => ({ i, key: c.key, amount: c.amount, window_ms: c.windowMs, gate_at_most: c.gateAtMost })))),
