@@ -96,6 +96,8 @@ describe('a webhook receiver that trickles its answer', () => {
         interval: 200,
       })
       .toBe(0);
+    // An attempt is logged once its result is recorded: the line may follow the row by a moment.
+    await expect.poll(() => logs.filter((l) => /^delivery: webhook to ilve is back/.test(l.msg)).length, { timeout: 5_000 }).toBeGreaterThan(0);
     const down = logs.filter((l) => /^delivery: webhook to ilve is down/.test(l.msg)).length;
     const back = logs.filter((l) => /^delivery: webhook to ilve is back/.test(l.msg)).length;
     console.log(`[measure] trickling webhook receiver: ${down} "down" and ${back} "back" lines; ${receiver.state.answered} answered at once after recovery`);
