@@ -3,7 +3,7 @@
  * select "Aandrijving", an optional number), in a private copy of the project: everything that would show
  * a code where people read words, overwrite the portal's own values, or be silently off is named in one line.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateProject } from '../../src/cli/validate';
@@ -123,6 +123,15 @@ describe('validate on a new form', () => {
       ],
     ]);
     expect(fields).toEqual([expect.objectContaining({ pointer: expect.stringMatching(/^\/definitions\/[a-z_]+\/minLength$/), message: expect.stringMatching(/^"minLength" \(\d+\) is more than "maxLength"/) })]);
+  });
+
+  it('says once that the shared fields cannot be read, not again at every form field that takes one', () => {
+    const file = join(root, 'schemas/forms/fields.json');
+    // A brand owner's slip: the comma after one definition's first rule deleted.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/("maxLength": \d+),\n/, '$1\n'));
+    expect(report().problems.map((p) => [p.file, p.message])).toEqual([
+      ['schemas/forms/fields.json', expect.stringMatching(/^a comma is missing here: .* The forms take their shared fields from it\.$/)],
+    ]);
   });
 
   it('warns of a photo without a name for the desk: its attachments would be named after the field', () => {

@@ -40,9 +40,15 @@ export function checkFormFiles(root: string, { facts, postalCodes, schemasDir = 
   const sharedFile = join(formsDir, SHARED_FIELDS_FILE);
   const sharedRead = readJson(root, sharedFile);
   const problems: Problem[] = sharedRead.ok ? [] : sharedRead.problems.map((p) => ({ ...p, message: `${p.message} The forms take their shared fields from it.` }));
-  const shared: SharedFields = sharedRead.ok && isRecord(sharedRead.data) && isRecord(sharedRead.data.definitions) ? (sharedRead.data as unknown as SharedFields) : { definitions: {} };
+  // Unread (missing, or not JSON), the shared fields are unknown rather than none: the forms' references
+  // into them are not judged, or each would add a line that only repeats the one above.
+  const shared: SharedFields | undefined = !sharedRead.ok
+    ? undefined
+    : isRecord(sharedRead.data) && isRecord(sharedRead.data.definitions)
+      ? (sharedRead.data as unknown as SharedFields)
+      : { definitions: {} };
   const shownShared = displayPath(root, sharedFile);
-  if (sharedRead.ok) problems.push(...referenceProblems(shownShared, shared), ...boundsProblems(shownShared, shared));
+  if (shared) problems.push(...referenceProblems(shownShared, shared), ...boundsProblems(shownShared, shared));
   const models: FormModel[] = [];
   const warnings: Problem[] = [];
   for (const variant of variantFiles(root, schemasDir)) {
@@ -64,7 +70,7 @@ export function checkFormFiles(root: string, { facts, postalCodes, schemasDir = 
   return { problems, warnings, models };
 }
 
-function checkVariant(root: string, formsDir: string, variant: string, shared: SharedFields, data: FormCheckData, dutchFile: string): { problems: Problem[]; warnings: Problem[]; model?: FormModel } {
+function checkVariant(root: string, formsDir: string, variant: string, shared: SharedFields | undefined, data: FormCheckData, dutchFile: string): { problems: Problem[]; warnings: Problem[]; model?: FormModel } {
   const schemaFile = join(formsDir, `${variant}.schema.json`);
   const uiFile = join(formsDir, `${variant}.ui.json`);
   const shownSchema = displayPath(root, schemaFile);
@@ -83,7 +89,7 @@ function checkVariant(root: string, formsDir: string, variant: string, shared: S
   const source = schema.data as unknown as FormSchema;
   problems.push(...propertyProblems(shownSchema, source, shared));
   problems.push(...referenceProblems(shownSchema, source), ...boundsProblems(shownSchema, source));
-  if (problems.length > 0) return { problems, warnings: [] };
+  if (problems.length > 0 || shared === undefined) return { problems, warnings: [] };
   const assembled = assembleFormSchema(source, shared, { countries: [...data.facts.countries], languages: [...data.facts.languages.keys()] });
   const compiled = compileProblem(shownSchema, assembled, data.postalCodes);
   if (compiled) return { problems: [compiled], warnings: [] };
@@ -96,7 +102,7 @@ function checkVariant(root: string, formsDir: string, variant: string, shared: S
 }
 
 /** Each field: a plain name, a known role (single roles once), a shared definition that exists. */
-function propertyProblems(file: string, schema: FormSchema, shared: SharedFields): Problem[] {
+function propertyProblems(file: string, schema: FormSchema, shared: SharedFields | undefined): Problem[] {
   const problems: Problem[] = [];
   const holders = new Map<string, string>();
   for (const [name, property] of Object.entries(schema.properties)) {
@@ -117,12 +123,12 @@ function propertyProblems(file: string, schema: FormSchema, shared: SharedFields
       const definition = sharedFieldName(ref);
       if (definition === undefined) {
         problems.push({ file, pointer: at('$ref'), message: `"${String(ref)}" is not a shared field: write "${SHARED_FIELDS_FILE}#/definitions/<name>", or define the field here in full.` });
-      } else if (!Object.hasOwn(shared.definitions, definition)) {
+      } else if (shared && !Object.hasOwn(shared.definitions, definition)) {
         problems.push({ file, pointer: at('$ref'), message: `${SHARED_FIELDS_FILE} has no field "${definition}". Its fields: ${Object.keys(shared.definitions).join(', ')}.` });
       }
     }
     const definition = sharedFieldName(ref);
-    const role = property.role ?? (definition !== undefined ? shared.definitions[definition]?.role : undefined);
+    const role = property.role ?? (definition !== undefined ? shared?.definitions[definition]?.role : undefined);
     if (role === undefined) continue;
     if (!(FIELD_ROLES as readonly unknown[]).includes(role)) {
       problems.push({ file, pointer: at('role'), message: `"${String(role)}" is not a role the portal knows; a role is one of ${choices(FIELD_ROLES)} (docs/forms-as-data.md says what each does).` });
