@@ -125,6 +125,25 @@ describe('validate on a new form', () => {
     expect(fields).toEqual([expect.objectContaining({ pointer: expect.stringMatching(/^\/definitions\/[a-z_]+\/minLength$/), message: expect.stringMatching(/^"minLength" \(\d+\) is more than "maxLength"/) })]);
   });
 
+  it('refuses whole-number bounds with no whole number between them', () => {
+    editJson(root, 'schemas/forms/garden.schema.json', (s) => Object.assign(s.properties.cutting_width, { minimum: 10.2, maximum: 10.8 }));
+    expect(report().problems.map((p) => [p.pointer, p.message])).toEqual([
+      [
+        '/properties/cutting_width/minimum',
+        'no whole number lies between "minimum" (10.2) and "maximum" (10.8), and this field takes whole numbers only ("type": "integer"), so no answer can meet both: a customer could never fill in this field, and if it is required, never send the form. Lower "minimum" or raise "maximum".',
+      ],
+    ]);
+    // Exclusive bounds a whole number apart leave none; inclusive ones on whole numbers leave that number.
+    editJson(root, 'schemas/forms/garden.schema.json', (s) => {
+      delete s.properties.cutting_width.minimum;
+      delete s.properties.cutting_width.maximum;
+      Object.assign(s.properties.cutting_width, { exclusiveMinimum: 10, exclusiveMaximum: 11 });
+    });
+    expect(report().problems.map((p) => p.pointer)).toEqual(['/properties/cutting_width/exclusiveMinimum']);
+    editJson(root, 'schemas/forms/garden.schema.json', (s) => Object.assign(s.properties.cutting_width, { exclusiveMaximum: 12 }));
+    expect(report().problems).toEqual([]);
+  });
+
   it('says once that the shared fields cannot be read, not again at every form field that takes one', () => {
     const file = join(root, 'schemas/forms/fields.json');
     // A brand owner's slip: the comma after one definition's first rule deleted.

@@ -184,14 +184,33 @@ function boundsProblems(file: string, schema: unknown): Problem[] {
       const [from, to] = [node[low], node[high]];
       if (typeof from !== 'number' || typeof to !== 'number') continue;
       const strict = low.startsWith('exclusive') || high.startsWith('exclusive');
-      if (strict ? from < to : from <= to) continue;
-      problems.push({
-        file,
-        pointer: toPointer([...path, low]),
-        message: `"${low}" (${from}) is ${from === to ? 'the same as' : 'more than'} "${high}" (${to}), so no answer can meet both: a customer could never fill in this field, and if it is required, never send the form. Lower "${low}" or raise "${high}".`,
-      });
+      const never = ' so no answer can meet both: a customer could never fill in this field, and if it is required, never send the form.';
+      if (!(strict ? from < to : from <= to)) {
+        problems.push({
+          file,
+          pointer: toPointer([...path, low]),
+          message: `"${low}" (${from}) is ${from === to ? 'the same as' : 'more than'} "${high}" (${to}),${never} Lower "${low}" or raise "${high}".`,
+        });
+      } else if (node.type === 'integer' && lowestWhole(low, from) > highestWhole(high, to)) {
+        // A whole-number field with both bounds between the same two whole numbers (1.2 to 1.8, or above 3 and below 4).
+        problems.push({
+          file,
+          pointer: toPointer([...path, low]),
+          message: `no whole number lies between "${low}" (${from}) and "${high}" (${to}), and this field takes whole numbers only ("type": "integer"),${never} Lower "${low}" or raise "${high}".`,
+        });
+      }
     }
   return problems;
+}
+
+/** The least whole number a lower bound lets through (above it when exclusive). */
+function lowestWhole(bound: string, value: number): number {
+  return bound.startsWith('exclusive') ? Math.floor(value) + 1 : Math.ceil(value);
+}
+
+/** The greatest whole number an upper bound lets through (below it when exclusive). */
+function highestWhole(bound: string, value: number): number {
+  return bound.startsWith('exclusive') ? Math.ceil(value) - 1 : Math.floor(value);
 }
 
 /** Why each schema recently checked does not compile ('' where it does): `npm run dev` checks again on every save, mostly of other files. */
