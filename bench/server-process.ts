@@ -119,3 +119,9 @@ export function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+
+/** Bytes a process has caused to be written to storage so far (its page cache writes included). */
+export function bytesWritten(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/io`, 'utf8').split('\n').find((l) => l.startsWith('write_bytes:'));
+  return Number(line?.split(/\s+/)[1] ?? 0);
+}

@@ -39,7 +39,7 @@ import { simpleRequest } from '../tests/fixtures/requests';
 import { freshPostgres } from '../tests/support/backend';
 import { postgresMessages } from '../tests/support/postgres-messages';
 import type { BenchFigure } from './figures';
-import { cpuSeconds, spawnServer, startServer, stopChild, type Server } from './server-process';
+import { bytesWritten, cpuSeconds, spawnServer, startServer, stopChild, type Server } from './server-process';
 import { timedLoad, type LoadResult } from './timed-load';
 
 const CONNECTIONS = 50;
@@ -271,9 +271,11 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
         const serverCpu = () => servers.reduce((sum, s) => sum + cpuSeconds(s.child.pid!), 0);
         const pids = servers.map((server) => server.child.pid!);
         const [postgresBefore, messagesBefore] = db ? [postgresCpu(db.url), postgresMessages(pids)] : [new Map(), new Map()];
-        const [serverBefore, benchBefore, since] = [serverCpu(), process.cpuUsage(), Date.now()];
+        const serverWrites = () => servers.reduce((sum, s) => sum + bytesWritten(s.child.pid!), 0);
+        const [serverBefore, writesBefore, benchBefore, since] = [serverCpu(), serverWrites(), process.cpuUsage(), Date.now()];
         const load = await submitLoad(servers, MEASURED_SUBMITS, take(MEASURED_SUBMITS), mailbox);
         const serverUs = ((serverCpu() - serverBefore) * 1e6) / load.answered;
+        const writtenKb = (serverWrites() - writesBefore) / 1000 / load.answered;
         const { user, system } = process.cpuUsage(benchBefore);
         const benchUs = (user + system) / load.answered;
         const postgresUs = db ? (growth(postgresBefore, postgresCpu(db.url)) * 1e6) / load.answered : 0;
@@ -289,7 +291,7 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
             : `deliveries held back (MAIL_POLL_INTERVAL_MS ${HOUR_MS} ms): ${deliveries.sent} sent during the load, ${deliveries.queued} queued; `) +
           `CPU per submit: server${instances > 1 ? 's' : ''} ${Math.round(serverUs)} µs` +
           `${postgres ? ` + PostgreSQL's backends ${Math.round(postgresUs)} µs = ${Math.round(serverUs + postgresUs)} µs; messages (round trips) to PostgreSQL per submit ${roundTrips.toFixed(1)}` : ''}` +
-          `; load generator ${Math.round(benchUs)} µs; 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator${postgres ? ' and PostgreSQL' : ''})`;
+          `; load generator ${Math.round(benchUs)} µs;${postgres ? '' : ` written to disk per submit (the WAL, checkpoints, files) ${writtenKb.toFixed(1)} kB;`} 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator${postgres ? ' and PostgreSQL' : ''})`;
         runs.push({ mailboxes: mailbox, stored, load, detail });
         stored += load.answered;
       }
