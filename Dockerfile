@@ -10,7 +10,8 @@ COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
-ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
+# MALLOC_ARENA_MAX: as npm start sets it (README, "Memory").
+ENV NODE_ENV=production PORT=8080 DATA_DIR=/data MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json /app/.npmrc ./
 COPY --from=build /app/node_modules ./node_modules

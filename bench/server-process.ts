@@ -15,6 +15,13 @@ import { SPEC_DATA_ENV } from '../tests/support/data-folders';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** The defaults package.json's start script gives the server (`NAME=${NAME:-value}`): the bench measures it as npm start runs it. */
+const START_DEFAULTS: Record<string, string> = Object.fromEntries(
+  [...(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.matchAll(/(\w+)=\$\{\1:-([^}]*)\}/g)].map(
+    ([, name, value]) => [name, value],
+  ),
+);
+
 export interface Server {
   url: string;
   port: number;
@@ -49,7 +56,7 @@ export async function spawnServer(args: readonly string[], env: NodeJS.ProcessEn
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...START_DEFAULTS, ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -5,7 +5,7 @@
  * through the writer thread.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,22 @@ import { installSpecData } from '../support/data-folders';
 import { ROOT, SPEC_BUILD } from './support/paths';
 import { uploadInTwoParts } from '../support/upload-in-two-parts';
 import { exitOf, runNpm, waitForUrl } from './support/project-copy';
+
+/** The environment the server started with: the process of npm's group (`group`) that runs npm-start.mjs. */
+function serverEnvironment(group: number): string[] {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === group && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('npm-start.mjs')) {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      }
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  return [];
+}
 
 describe('a production install', () => {
   let dir: string;
@@ -56,6 +72,8 @@ describe('a production install', () => {
       expect(stored.status, await stored.clone().text()).toBe(201);
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
       expect(readdirSync(dataDir)).toContain('requests.db');
+      // glibc's heaps capped (README, "Memory"): photo decoding on several threads otherwise keeps a heap on each.
+      expect(serverEnvironment(start.child.pid!)).toContain('MALLOC_ARENA_MAX=2');
     } finally {
       await start.stop();
     }
