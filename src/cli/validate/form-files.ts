@@ -176,6 +176,8 @@ const BOUNDS = [
   ['exclusiveMinimum', 'exclusiveMaximum'],
 ] as const;
 
+const NEVER = ' so no answer can meet both: a customer could never fill in this field, and if it is required, never send the form.';
+
 /** Bounds no value can meet, anywhere in a schema file: named at the lower bound, with both values. */
 function boundsProblems(file: string, schema: unknown): Problem[] {
   const problems: Problem[] = [];
@@ -184,19 +186,18 @@ function boundsProblems(file: string, schema: unknown): Problem[] {
       const [from, to] = [node[low], node[high]];
       if (typeof from !== 'number' || typeof to !== 'number') continue;
       const strict = low.startsWith('exclusive') || high.startsWith('exclusive');
-      const never = ' so no answer can meet both: a customer could never fill in this field, and if it is required, never send the form.';
       if (!(strict ? from < to : from <= to)) {
         problems.push({
           file,
           pointer: toPointer([...path, low]),
-          message: `"${low}" (${from}) is ${from === to ? 'the same as' : 'more than'} "${high}" (${to}),${never} Lower "${low}" or raise "${high}".`,
+          message: `"${low}" (${from}) is ${from === to ? 'the same as' : 'more than'} "${high}" (${to}),${NEVER} Lower "${low}" or raise "${high}".`,
         });
       } else if (node.type === 'integer' && lowestWhole(low, from) > highestWhole(high, to)) {
         // A whole-number field with both bounds between the same two whole numbers (1.2 to 1.8, or above 3 and below 4).
         problems.push({
           file,
           pointer: toPointer([...path, low]),
-          message: `no whole number lies between "${low}" (${from}) and "${high}" (${to}), and this field takes whole numbers only ("type": "integer"),${never} Lower "${low}" or raise "${high}".`,
+          message: `no whole number lies between "${low}" (${from}) and "${high}" (${to}), and this field takes whole numbers only ("type": "integer"),${NEVER} Lower "${low}" or raise "${high}".`,
         });
       }
     }
