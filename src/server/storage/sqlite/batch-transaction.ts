@@ -26,14 +26,13 @@ export class UndoItem<O> extends Error {
 export function batchTransaction<I, O>(db: DatabaseSync, writeOne: (item: I) => O): (items: I[]) => Outcome<O>[] {
   const [savepoint, release, undo] = ['SAVEPOINT item', 'RELEASE item', 'ROLLBACK TO item'].map((sql) => db.prepare(sql));
 
-  /** Every item, or undefined (with nothing kept) as soon as one throws. */
+  /** Every item, or undefined as soon as one throws (what the batch wrote is then to be rolled back). */
   const whole = (items: I[]): Outcome<O>[] | undefined => {
     const outcomes: Outcome<O>[] = [];
     for (const item of items) {
       try {
         outcomes.push({ ok: true, value: writeOne(item) });
       } catch {
-        if (db.isTransaction) db.exec('ROLLBACK');
         return undefined;
       }
     }
@@ -58,6 +57,8 @@ export function batchTransaction<I, O>(db: DatabaseSync, writeOne: (item: I) => 
     try {
       let outcomes = whole(items);
       if (outcomes === undefined) {
+        // A statement that failed may have ended the transaction itself (SQLITE_FULL).
+        if (db.isTransaction) db.exec('ROLLBACK');
         db.exec('BEGIN IMMEDIATE');
         outcomes = items.map(alone);
       }
