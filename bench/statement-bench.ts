@@ -61,6 +61,16 @@ function submit(n: number): NewRequest {
   };
 }
 
+/** How a cost measured at each of SIZES grew: the largest size's ÷ the smallest's. */
+function growth(cost: string, costs: readonly number[]): BenchFigure {
+  return {
+    name: `${cost} with ${SIZES[1].toLocaleString('en')} stored ÷ with ${SIZES[0].toLocaleString('en')}`,
+    value: Math.round((costs[1] / costs[0]) * 100) / 100,
+    unit: '',
+    better: 'lower',
+  };
+}
+
 export async function runStatementBench(): Promise<BenchFigure[]> {
   return [...(await sqliteWriterFigures()), ...(await postgresFigures())];
 }
@@ -122,12 +132,7 @@ async function sqliteWriterFigures(): Promise<BenchFigure[]> {
           detail: `${MEASURED} submits after ${WARMUP}, ${SQLITE_BATCH} a transaction (two photos claimed, two mails queued, WAL + synchronous=FULL); ${Math.round(cpu.system / MEASURED)} µs of it in the kernel; ${Math.round(((performance.now() - since) * 1e3) / MEASURED)} µs wall each`,
         });
       }
-      figures.push({
-        name: `SQLite request writer: its CPU per submit with ${SIZES[1].toLocaleString('en')} stored ÷ with ${SIZES[0].toLocaleString('en')}`,
-        value: Math.round((costs[1] / costs[0]) * 100) / 100,
-        unit: '',
-        better: 'lower',
-      });
+      figures.push(growth('SQLite request writer: its CPU per submit', costs));
     } finally {
       db.close();
     }
@@ -211,12 +216,7 @@ async function postgresFigures(): Promise<BenchFigure[]> {
         await db.destroy();
       }
     }
-    figures.push({
-      name: `PostgreSQL, one submit at a time: the backend's CPU per submit with ${SIZES[1].toLocaleString('en')} stored ÷ with ${SIZES[0].toLocaleString('en')}`,
-      value: Math.round((costs[1] / costs[0]) * 100) / 100,
-      unit: '',
-      better: 'lower',
-    });
+    figures.push(growth("PostgreSQL, one submit at a time: the backend's CPU per submit", costs));
     return figures;
   } finally {
     await fresh.drop();
