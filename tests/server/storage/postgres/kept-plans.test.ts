@@ -1,8 +1,9 @@
 /**
  * What PostgreSQL plans, and how often, on the pool's connections: a submit's statement (photos and
  * requests looked up by key) is planned once per connection and kept, not planned again at every
- * call, and the plan kept reads only the photos the request names; the due deliveries, whose rows
- * depend on the outbox as it is, are planned at each call. Tests in this file run in order, on one
+ * call, and the plan kept reads only the photos the request names; a mailbox's count reads only its
+ * day's mails, however the outbox grew since the connection's first submits; the due deliveries, whose
+ * rows depend on the outbox as it is, are planned at each call. Tests in this file run in order, on one
  * database (30 requests by the last).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,6 +114,48 @@ describe.runIf(BACKEND === 'postgres')('plans kept on the pool of PostgreSQL', {
     // list of names for 100 rows, and hash-joined it to all 22,000 photos).
     expect(plan).not.toMatch(/photos_unclaimed/);
     expect(plan).not.toMatch(/Seq Scan on photos/);
+  });
+
+  it("a mailbox's count reads only that mailbox's mails of the day, through its index, however the outbox grew since its plan was made", async () => {
+    const DAY = 24 * 60 * 60_000;
+    const count = async (keys: string[]) => {
+      // In one transaction, so the scans it made can be read from the backend's own statistics.
+      const client = await pool.connect();
+      try {
+        const scans = async () =>
+          (await client.query<{ seq: string; index: string }>("SELECT seq_scan AS seq, idx_scan AS index FROM pg_stat_xact_user_tables WHERE relname = 'outbox'")).rows[0];
+        // The backend's counts not yet reported hold earlier transactions' scans too: only this call's are read.
+        await client.query('BEGIN');
+        const before = await scans();
+        const { rows } = await client.query<{ limit_key: string; n: string }>('SELECT * FROM portal_mails_after_turns($1, 7316403, $2)', [keys, Date.now() - DAY]);
+        const after = await scans();
+        await client.query('COMMIT');
+        return {
+          counted: Object.fromEntries(rows.map((r) => [r.limit_key, Number(r.n)])),
+          seqScans: Number(after.seq) - Number(before.seq),
+          indexScans: Number(after.index) - Number(before.index),
+        };
+      } finally {
+        client.release();
+      }
+    };
+    // Its plan is made while the outbox is small (30 mails), and kept on this connection.
+    for (let i = 0; i < 10; i++) expect((await count([`klant${i + 1}@example.com`])).counted).toEqual({ [`klant${i + 1}@example.com`]: 1 });
+    // Months later: 60,000 mails sent, most of them to one mailbox (a shop's, or an attack's), all but 3 older than a day.
+    await pool.query(
+      `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, attempts, next_attempt_at, sent_at, due_at, queued_at, message_id, language)
+       SELECT (SELECT min(id) FROM requests), 'confirmation', 'mail', m, m, 's', 't', 1, $1::bigint, $1::bigint, $1::bigint, $1::bigint, 'old-' || i, 'nl'
+       FROM generate_series(1, 60000) i, LATERAL (SELECT CASE WHEN i % 10 = 0 THEN 'klant' || i || '@example.com' ELSE 'winkel@example.com' END AS m) mailbox`,
+      [Date.now() - 2 * DAY],
+    );
+    await pool.query(`UPDATE outbox SET queued_at = $1 WHERE message_id IN ('old-1', 'old-2', 'old-3')`, [Date.now()]);
+    const expected = { 'winkel@example.com': 3, 'klant5@example.com': 1 };
+    for (const keys of [['winkel@example.com'], ['klant5@example.com', 'winkel@example.com'], ['nieuw@example.com']]) {
+      const { counted, seqScans, indexScans } = await count(keys);
+      expect(counted).toEqual(Object.fromEntries(Object.entries(expected).filter(([k]) => keys.includes(k))));
+      expect(seqScans).toBe(0);
+      expect(indexScans).toBeGreaterThan(0);
+    }
   });
 
   it('the due deliveries are planned for the outbox as it is at each call: no plan of them is kept', async () => {
