@@ -1,4 +1,4 @@
-import { GroupCommit } from '../group-commit';
+import { GroupCommit, plainError } from '../group-commit';
 import type { GatedCount, Outcome, Tally } from '../port';
 import type { PostgresSql } from './postgres-sql';
 
@@ -109,8 +109,9 @@ function rounds(calls: readonly Call[], flushedAt: number): Round[] {
  * nothing, and a hit must not wait for an fsync. The calls of one event-loop
  * turn, plain and gated, are counted in one statement (a round trip each was
  * a third of a submit's), every caller told the counts its own call reached,
- * as calls one after the other would be. Every statement locks its rows in
- * one order, so instances never wait on each other in a ring.
+ * as calls one after the other would be; a statement that fails fails only
+ * the calls it counted. Every statement locks its rows in one order, so
+ * instances never wait on each other in a ring.
  */
 export function postgresTally(sql: PostgresSql): Tally {
   let hits = 0;
@@ -124,11 +125,18 @@ export function postgresTally(sql: PostgresSql): Tally {
     await prune(flushedAt, batch.length);
     const answers: Outcome<Counted>[] = [];
     for (const { now, calls } of rounds(batch, flushedAt)) {
-      const [row] = await sql.all<{ gates: Record<string, [number, number]>; counted: Record<string, number> }>(COUNT, [
-        JSON.stringify(calls.map((i) => ({ i, key: batch[i].gate.key, amount: batch[i].gate.amount, window_ms: batch[i].gate.windowMs }))),
-        JSON.stringify(calls.flatMap((i) => batch[i].then.map((c) => ({ i, key: c.key, amount: c.amount, window_ms: c.windowMs, gate_at_most: c.gateAtMost })))),
-        now,
-      ]);
+      let row: { gates: Record<string, [number, number]>; counted: Record<string, number> };
+      try {
+        [row] = await sql.all<typeof row>(COUNT, [
+          JSON.stringify(calls.map((i) => ({ i, key: batch[i].gate.key, amount: batch[i].gate.amount, window_ms: batch[i].gate.windowMs }))),
+          JSON.stringify(calls.flatMap((i) => batch[i].then.map((c) => ({ i, key: c.key, amount: c.amount, window_ms: c.windowMs, gate_at_most: c.gateAtMost })))),
+          now,
+        ]);
+      } catch (error) {
+        // Only this round's calls failed, and nothing of them was counted: the rounds before were, and their callers are told so.
+        for (const i of calls) answers[i] = { ok: false, error: plainError(error) };
+        continue;
+      }
       // Each call reached its keys' final counts less the amounts of the round's calls after it, as the statement reckons its gates.
       const gates = new Map(Object.entries(row.gates).map(([key, [hits, resetAt]]) => [key, { hits: Number(hits), resetAt: Number(resetAt) }]));
       const counted = new Map(Object.entries(row.counted).map(([key, hits]) => [key, Number(hits)]));

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatedTally } from '../../../../src/server/storage/gated-tally';
 import { openStorage } from '../../../../src/server/storage/open-storage';
@@ -171,6 +172,29 @@ describe.runIf(BACKEND === 'postgres')('the shared counters on PostgreSQL', { ti
     expect(first.resetAt).toBe(t0 + MINUTE);
     expect(inside.resetAt).toBe(t0 + MINUTE);
     expect(past.resetAt).toBe(t0 + 3 * MINUTE);
+  });
+
+  it('answer the calls a turn counted when a later statement of the turn fails (a row locked past the lock timeout), each counted once', async () => {
+    const [storage] = instances;
+    const t0 = Date.now();
+    // Another session holds a new counter row it has not committed: counting that key waits, then fails.
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("INSERT INTO rate_limits (key, hits, reset_at) VALUES ('held', 1, $1)", [t0 + MINUTE]);
+      // Two clocks in one turn: two statements, the free key's first.
+      const [free, held] = await Promise.allSettled([storage.tally('free', 1, MINUTE, t0), storage.tally('held', 1, MINUTE, t0 + 1)]);
+      expect(free).toEqual({ status: 'fulfilled', value: { count: 1, resetAt: t0 + MINUTE } });
+      expect(held.status).toBe('rejected');
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    // The free key's hit was counted once, and its caller told so: the next is the second.
+    expect((await storage.tally('free', 1, MINUTE, t0 + 2)).count).toBe(2);
+    // The failed one was not counted.
+    expect((await storage.tally('held', 1, MINUTE, t0 + 3)).count).toBe(1);
   });
 });
 
