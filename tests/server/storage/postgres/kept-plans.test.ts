@@ -21,6 +21,7 @@ import { PostgresSql } from '../../../../src/server/storage/postgres/postgres-sq
 import { PostgresRequestWriter } from '../../../../src/server/storage/postgres/request-writer';
 import type { PortalDatabase } from '../../../../src/server/storage/schema';
 import type { NewRequest } from '../../../../src/server/storage/records';
+import { DAY_MS } from '../../../../src/server/storage/store-rules';
 import { BACKEND, freshPostgres, type FreshDatabase } from '../../../support/backend';
 
 describe.runIf(BACKEND === 'postgres')('plans kept on the pool of PostgreSQL', { timeout: 60_000 }, () => {
@@ -117,7 +118,6 @@ describe.runIf(BACKEND === 'postgres')('plans kept on the pool of PostgreSQL', {
   });
 
   it("a mailbox's count reads only that mailbox's mails of the day, through its index, however the outbox grew since its plan was made", async () => {
-    const DAY = 24 * 60 * 60_000;
     const count = async (keys: string[]) => {
       // In one transaction, so the scans it made can be read from the backend's own statistics.
       const client = await pool.connect();
@@ -127,7 +127,7 @@ describe.runIf(BACKEND === 'postgres')('plans kept on the pool of PostgreSQL', {
         // The backend's counts not yet reported hold earlier transactions' scans too: only this call's are read.
         await client.query('BEGIN');
         const before = await scans();
-        const { rows } = await client.query<{ limit_key: string; n: string }>('SELECT * FROM portal_mails_after_turns($1, 7316403, $2)', [keys, Date.now() - DAY]);
+        const { rows } = await client.query<{ limit_key: string; n: string }>('SELECT * FROM portal_mails_after_turns($1, 7316403, $2)', [keys, Date.now() - DAY_MS]);
         const after = await scans();
         await client.query('COMMIT');
         return {
@@ -146,7 +146,7 @@ describe.runIf(BACKEND === 'postgres')('plans kept on the pool of PostgreSQL', {
       `INSERT INTO outbox (request_id, kind, channel, recipient, limit_key, subject, body, attempts, next_attempt_at, sent_at, due_at, queued_at, message_id, language)
        SELECT (SELECT min(id) FROM requests), 'confirmation', 'mail', m, m, 's', 't', 1, $1::bigint, $1::bigint, $1::bigint, $1::bigint, 'old-' || i, 'nl'
        FROM generate_series(1, 60000) i, LATERAL (SELECT CASE WHEN i % 10 = 0 THEN 'klant' || i || '@example.com' ELSE 'winkel@example.com' END AS m) mailbox`,
-      [Date.now() - 2 * DAY],
+      [Date.now() - 2 * DAY_MS],
     );
     await pool.query(`UPDATE outbox SET queued_at = $1 WHERE message_id IN ('old-1', 'old-2', 'old-3')`, [Date.now()]);
     const expected = { 'winkel@example.com': 3, 'klant5@example.com': 1 };
