@@ -110,7 +110,9 @@ function rounds(calls: readonly Call[], flushedAt: number): Round[] {
  * turn, plain and gated, are counted in one statement (a round trip each was
  * a third of a submit's), every caller told the counts its own call reached,
  * as calls one after the other would be; a statement that fails fails only
- * the calls it counted. Every statement locks its rows in one order, so
+ * the calls it counted, and those of the turn's later statements that share a
+ * key with it, unsent (they would wait on the same locked row, a lock timeout
+ * each). Every statement locks its rows in one order, so
  * instances never wait on each other in a ring.
  */
 export function postgresTally(sql: PostgresSql): Tally {
@@ -124,7 +126,16 @@ export function postgresTally(sql: PostgresSql): Tally {
     const flushedAt = Date.now();
     await prune(flushedAt, batch.length);
     const answers: Outcome<Counted>[] = [];
-    for (const { now, calls } of rounds(batch, flushedAt)) {
+    // Keys a failed round could not count, and why: a later round with one of them would wait on the same row.
+    const failed = new Map<string, Outcome<Counted>>();
+    for (const { now, calls, gates: gateKeys, counts } of rounds(batch, flushedAt)) {
+      const keys = [...gateKeys, ...counts];
+      const earlier = keys.map((k) => failed.get(k)).find((f) => f !== undefined);
+      if (earlier) {
+        for (const i of calls) answers[i] = earlier;
+        for (const k of keys) failed.set(k, earlier);
+        continue;
+      }
       let row: { gates: Record<string, [number, number]>; counted: Record<string, number> };
       try {
         [row] = await sql.all<typeof row>(COUNT, [
@@ -134,7 +145,9 @@ export function postgresTally(sql: PostgresSql): Tally {
         ]);
       } catch (error) {
         // Only this round's calls failed, and nothing of them was counted: the rounds before were, and their callers are told so.
-        for (const i of calls) answers[i] = { ok: false, error: plainError(error) };
+        const outcome: Outcome<Counted> = { ok: false, error: plainError(error) };
+        for (const i of calls) answers[i] = outcome;
+        for (const k of keys) failed.set(k, outcome);
         continue;
       }
       // Each call reached its keys' final counts less the amounts of the round's calls after it, as the statement reckons its gates.

@@ -196,6 +196,35 @@ describe.runIf(BACKEND === 'postgres')('the shared counters on PostgreSQL', { ti
     // The failed one was not counted.
     expect((await storage.tally('held', 1, MINUTE, t0 + 3)).count).toBe(1);
   });
+
+  it('refuse at once the calls of a turn that wait on a counter row a failed statement of the turn found locked, so a customer waits one lock timeout, not one a statement', async () => {
+    const [storage] = instances;
+    const t0 = Date.now();
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("INSERT INTO rate_limits (key, hits, reset_at) VALUES ('held twice', 1, $1)", [t0 + MINUTE]);
+      // Three clocks in one turn, three statements: the held key's two first, then a free key's.
+      const started = performance.now();
+      const [first, second, free] = await Promise.allSettled([
+        storage.tally('held twice', 1, MINUTE, t0),
+        storage.tally('held twice', 1, MINUTE, t0 + 1),
+        storage.tally('free after', 1, MINUTE, t0 + 2),
+      ]);
+      const waited = performance.now() - started;
+      // Both held calls are refused as a lock not granted (the 503 with Retry-After), the free one counted.
+      for (const held of [first, second]) expect(held).toMatchObject({ status: 'rejected', reason: { code: 'STORE_UNAVAILABLE', kind: 'busy' } });
+      expect(free).toEqual({ status: 'fulfilled', value: { count: 1, resetAt: t0 + 2 + MINUTE } });
+      // The pool's lock_timeout is 2.5 s: the second call did not wait for it again (5 s and more before).
+      expect(waited).toBeLessThan(4_000);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    expect((await storage.tally('held twice', 1, MINUTE, t0 + 3)).count).toBe(1);
+    expect((await storage.tally('free after', 1, MINUTE, t0 + 4)).count).toBe(2);
+  });
 });
 
 /** Messages this process has sent to PostgreSQL on all its connections, one a round trip. */
