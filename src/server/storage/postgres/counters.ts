@@ -112,8 +112,8 @@ function rounds(calls: readonly Call[], flushedAt: number): Round[] {
  * as calls one after the other would be; a statement that fails fails only
  * the calls it counted, and those of the turn's later statements that share a
  * key with it, unsent (they would wait on the same locked row, a lock timeout
- * each). Every statement locks its rows in one order, so
- * instances never wait on each other in a ring.
+ * each). Every statement locks its rows in one order, so instances never wait
+ * on each other in a ring.
  */
 export function postgresTally(sql: PostgresSql): Tally {
   let hits = 0;

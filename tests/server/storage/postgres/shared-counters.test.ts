@@ -50,6 +50,20 @@ describe.runIf(BACKEND === 'postgres')('the shared counters on PostgreSQL', { ti
     for (const dir of dirs) instances.push(await openStorage({ dataDir: dir, databaseUrl: db.url, databasePoolSize: 4, deliveryLeaseMs: 60_000 }));
   });
 
+  /** Runs `during` while another session holds a new counter row for `key` it has not committed: counting that key waits, then fails. */
+  async function whileHeld(key: string, t0: number, during: () => Promise<void>): Promise<void> {
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, 1, $2)', [key, t0 + MINUTE]);
+      await during();
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+  }
+
   afterAll(async () => {
     for (const storage of instances ?? []) await storage.close();
     await db?.drop();
@@ -177,20 +191,12 @@ describe.runIf(BACKEND === 'postgres')('the shared counters on PostgreSQL', { ti
   it('answer the calls a turn counted when a later statement of the turn fails (a row locked past the lock timeout), each counted once', async () => {
     const [storage] = instances;
     const t0 = Date.now();
-    // Another session holds a new counter row it has not committed: counting that key waits, then fails.
-    const holder = new pg.Client({ connectionString: db.url });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query("INSERT INTO rate_limits (key, hits, reset_at) VALUES ('held', 1, $1)", [t0 + MINUTE]);
+    await whileHeld('held', t0, async () => {
       // Two clocks in one turn: two statements, the free key's first.
       const [free, held] = await Promise.allSettled([storage.tally('free', 1, MINUTE, t0), storage.tally('held', 1, MINUTE, t0 + 1)]);
       expect(free).toEqual({ status: 'fulfilled', value: { count: 1, resetAt: t0 + MINUTE } });
       expect(held.status).toBe('rejected');
-    } finally {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    }
+    });
     // The free key's hit was counted once, and its caller told so: the next is the second.
     expect((await storage.tally('free', 1, MINUTE, t0 + 2)).count).toBe(2);
     // The failed one was not counted.
@@ -200,11 +206,7 @@ describe.runIf(BACKEND === 'postgres')('the shared counters on PostgreSQL', { ti
   it('refuse at once the calls of a turn that wait on a counter row a failed statement of the turn found locked, so a customer waits one lock timeout, not one a statement', async () => {
     const [storage] = instances;
     const t0 = Date.now();
-    const holder = new pg.Client({ connectionString: db.url });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query("INSERT INTO rate_limits (key, hits, reset_at) VALUES ('held twice', 1, $1)", [t0 + MINUTE]);
+    await whileHeld('held twice', t0, async () => {
       // Three clocks in one turn, three statements: the held key's two first, then a free key's.
       const started = performance.now();
       const [first, second, free] = await Promise.allSettled([
@@ -218,10 +220,7 @@ describe.runIf(BACKEND === 'postgres')('the shared counters on PostgreSQL', { ti
       expect(free).toEqual({ status: 'fulfilled', value: { count: 1, resetAt: t0 + 2 + MINUTE } });
       // The pool's lock_timeout is 2.5 s: the second call did not wait for it again (5 s and more before).
       expect(waited).toBeLessThan(4_000);
-    } finally {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    }
+    });
     expect((await storage.tally('held twice', 1, MINUTE, t0 + 3)).count).toBe(1);
     expect((await storage.tally('free after', 1, MINUTE, t0 + 4)).count).toBe(2);
   });
