@@ -45,6 +45,15 @@ interface Call {
   now: number | undefined;
 }
 
+/** A round's statement's answer: each gate's count and window end, and each count after a gate. */
+interface Row {
+  gates: Record<string, [number, number]>;
+  counted: Record<string, number>;
+}
+
+/** A round that failed, as its calls and the turn's later rounds on its keys are told. */
+type Failure = Extract<Outcome<never>, { ok: false }>;
+
 /** What a call is told: its gate's count and window end, and its counts after the gate (undefined where not allowed). */
 interface Counted {
   gate: number;
@@ -127,29 +136,29 @@ export function postgresTally(sql: PostgresSql): Tally {
     await prune(flushedAt, batch.length);
     const answers: Outcome<Counted>[] = [];
     // Keys a failed round could not count, and why: a later round with one of them would wait on the same row.
-    const failed = new Map<string, Outcome<Counted>>();
+    const failed = new Map<string, Failure>();
     for (const { now, calls, gates: gateKeys, counts } of rounds(batch, flushedAt)) {
       const keys = [...gateKeys, ...counts];
-      const earlier = keys.map((k) => failed.get(k)).find((f) => f !== undefined);
-      if (earlier) {
-        for (const i of calls) answers[i] = earlier;
-        for (const k of keys) failed.set(k, earlier);
+      const sent: Outcome<Row> =
+        keys.map((k) => failed.get(k)).find((f) => f !== undefined) ??
+        (await sql
+          .all<Row>(COUNT, [
+            JSON.stringify(calls.map((i) => ({ i, key: batch[i].gate.key, amount: batch[i].gate.amount, window_ms: batch[i].gate.windowMs }))),
+            JSON.stringify(calls.flatMap((i) => batch[i].then.map((c) => ({ i, key: c.key, amount: c.amount, window_ms: c.windowMs, gate_at_most: c.gateAtMost })))),
+            now,
+          ])
+          .then(
+            ([row]) => ({ ok: true as const, value: row }),
+            (error: unknown) => ({ ok: false as const, error: plainError(error) }),
+          ));
+      if (!sent.ok) {
+        // This round failed, or was not sent (an earlier one failed on its keys): none of its calls was counted. The
+        // rounds before were, and their callers are told so.
+        for (const i of calls) answers[i] = sent;
+        for (const k of keys) failed.set(k, sent);
         continue;
       }
-      let row: { gates: Record<string, [number, number]>; counted: Record<string, number> };
-      try {
-        [row] = await sql.all<typeof row>(COUNT, [
-          JSON.stringify(calls.map((i) => ({ i, key: batch[i].gate.key, amount: batch[i].gate.amount, window_ms: batch[i].gate.windowMs }))),
-          JSON.stringify(calls.flatMap((i) => batch[i].then.map((c) => ({ i, key: c.key, amount: c.amount, window_ms: c.windowMs, gate_at_most: c.gateAtMost })))),
-          now,
-        ]);
-      } catch (error) {
-        // Only this round's calls failed, and nothing of them was counted: the rounds before were, and their callers are told so.
-        const outcome: Outcome<Counted> = { ok: false, error: plainError(error) };
-        for (const i of calls) answers[i] = outcome;
-        for (const k of keys) failed.set(k, outcome);
-        continue;
-      }
+      const row = sent.value;
       // Each call reached its keys' final counts less the amounts of the round's calls after it, as the statement reckons its gates.
       const gates = new Map(Object.entries(row.gates).map(([key, [hits, resetAt]]) => [key, { hits: Number(hits), resetAt: Number(resetAt) }]));
       const counted = new Map(Object.entries(row.counted).map(([key, hits]) => [key, Number(hits)]));
