@@ -7,6 +7,20 @@ module.exports = {
   forbidden: [
     { name: 'no-cycles', severity: 'error', from: { path: '^src' }, to: { circular: true } },
     {
+      name: 'the-page-ships-no-studio',
+      comment: "A customer's page never loads the studio's code: the studio is a room beside web, and only it looks in.",
+      severity: 'error',
+      from: { path: '^src/(web|core)/' },
+      to: { path: '^src/studio/' },
+    },
+    {
+      name: 'the-studio-beside-web',
+      comment: 'The studio runs in a browser with nothing of the server: it reads core and the page, and hands changes over itself.',
+      severity: 'error',
+      from: { path: '^src/studio/' },
+      to: { path: '^src/(server|cli)/' },
+    },
+    {
       name: 'storage-is-the-floor',
       comment: 'storage/ stands under every feature and imports none of them.',
       severity: 'error',
@@ -44,6 +58,46 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/server/revisions/' },
       to: { path: server(['intake', 'outbox', 'delivery', 'routes', 'privacy', 'no-script', 'plugins', 'app']) },
+    },
+    {
+      name: 'config-above-what-it-configures',
+      comment: 'config.ts reads the settings of photos, intake and plugins; they raise ConfigError from config-error.ts, never from config.ts.',
+      severity: 'error',
+      from: { path: '^src/server/', pathNot: '^src/server/(config|server|app)\\.ts$' },
+      to: { path: '^src/server/config\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'photos-below-config',
+      severity: 'error',
+      from: { path: '^src/server/photos/' },
+      to: { path: '^src/server/config\\.ts$' },
+    },
+    {
+      name: 'pages-under-the-app',
+      comment: 'web/app.tsx routes to the pages; pages read the brands, countries and head from web/app/, a floor below both.',
+      severity: 'error',
+      from: { path: '^src/web/(app|components|form|i18n|lib)/' },
+      to: { path: '^src/web/(app\\.tsx$|pages/)' },
+    },
+    {
+      name: 'the-app-above-its-pages',
+      severity: 'error',
+      from: { path: '^src/web/pages/' },
+      to: { path: '^src/web/app\\.tsx$' },
+    },
+    {
+      name: 'form-floor-under-hooks',
+      comment: "The form's state, context and handlers (web/form/*.ts) stand under its hooks, which read them.",
+      severity: 'error',
+      from: { path: '^src/web/form/[^/]+\\.ts$' },
+      to: { path: '^src/web/form/hooks/' },
+    },
+    {
+      name: 'form-context-under-widgets',
+      comment: 'Widgets read the form context; it names the upload state (web/form/upload-state.ts), not a widget.',
+      severity: 'error',
+      from: { path: '^src/web/form/form-context\\.ts$' },
+      to: { path: '^src/web/form/(widgets|fields|templates)/' },
     },
   ],
   options: {

@@ -6,6 +6,7 @@ import { dataCheckOverlay } from './src/cli/vite/data-check-overlay.ts';
 import { brandFilesForThePage, brandRoutes, brandThemes } from './src/cli/vite/brand-modules.ts';
 import { portalDataModules } from './src/cli/vite/portal-data-modules.ts';
 import { rjsfSameDocumentUri } from './src/cli/vite/same-document-uri.ts';
+import { studioInDev } from './src/cli/vite/studio-project.ts';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
 
@@ -42,6 +43,7 @@ export function portalViteConfig({ brandsDir, schemasDir, webRoot }: PortalBuild
       brandFilesForThePage(brandsDir),
       portalDataModules(root, folders),
       rjsfSameDocumentUri(root),
+      studioInDev(root, folders),
     ],
     resolve: {
       alias: {

@@ -11,6 +11,7 @@ import type { BenchFigure } from './figures';
 import { runDeliveryBench } from './delivery-bench';
 import { runStatementBench } from './statement-bench';
 import { runSubmitBench } from './submit-bench';
+import { runStudioBench } from './studio-bench';
 import { runWebBench } from './web-bench';
 
 type Budgets = Record<string, number>;
@@ -52,6 +53,7 @@ async function serverFigures(): Promise<BenchFigure[]> {
 async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['web', runWebBench],
+    ['studio', runStudioBench],
     ['submits', runSubmitBench],
     ['statement', runStatementBench],
     ['server', serverFigures],

@@ -28,7 +28,7 @@ import { wireFigures } from './wire-bytes';
 import { lighthouseFigures, lighthouseScores } from './lighthouse-bench';
 
 /** tsx (esbuild keepNames) wraps named functions in __name(); functions sent to page.evaluate need it in the page. */
-const KEEP_NAMES_SHIM = 'globalThis.__name = globalThis.__name || ((fn) => fn);';
+export const KEEP_NAMES_SHIM = 'globalThis.__name = globalThis.__name || ((fn) => fn);';
 
 const kB = (bytes: number) => Math.round(bytes / 100) / 10;
 
@@ -63,7 +63,7 @@ export function initialChunks(webRoot: string, html: string): string[] {
   return [...seen];
 }
 
-function jsFigures(webRoot: string, biggest: ModuleSize[]): BenchFigure[] {
+export function jsFigures(webRoot: string, biggest: ModuleSize[]): BenchFigure[] {
   const own = biggest.filter((m) => m.name.startsWith('src/'));
   const ownMin = own.reduce((sum, m) => sum + m.bytes, 0);
   const detail =
@@ -144,7 +144,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function blurToErrorFigures(browser: Browser, portal: Portal, runs = 5): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
   for (const brandId of ['ilve', 'kuppersbusch']) {
-    const variant = BRANDS.find((b) => b.id === brandId)!.variant;
+    const variant = BRANDS.find((b) => b.id === brandId)!.form;
     const context = await browser.newContext();
     await context.addInitScript(KEEP_NAMES_SHIM);
     const page = await context.newPage();
@@ -185,7 +185,15 @@ async function blurToErrorFigures(browser: Browser, portal: Portal, runs = 5): P
   return figures;
 }
 
-export async function runWebBench(): Promise<BenchFigure[]> {
+/**
+ * Runs `measure` on a private copy of a fresh build of the spec's brands: first on its files (sizes), then
+ * with the real portal serving it (`env` beside the suite's own) and a Chromium.
+ */
+export async function onSpecBuild(
+  env: Record<string, string>,
+  files: (webRoot: string) => Promise<BenchFigure[]>,
+  served: (browser: Browser, portal: Portal, webRoot: string) => Promise<BenchFigure[]>,
+): Promise<BenchFigure[]> {
   buildIfStale();
   if (!existsSync(join(SPEC_BUILD.webRoot, 'pages')) || readdirSync(join(SPEC_BUILD.webRoot, 'pages')).length === 0) {
     throw new Error('dist/spec-web/pages is missing: the build of the spec\'s brands failed');
@@ -193,13 +201,10 @@ export async function runWebBench(): Promise<BenchFigure[]> {
   const snapshot = snapshotWebRoot();
   process.env.E2E_WEB_ROOT = snapshot.dir;
   try {
-    const figures = jsFigures(snapshot.dir, process.env.BENCH_NO_ATTRIBUTION ? [] : await biggestModules());
-    const [portal, browser] = await Promise.all([startPortal(), launchChromium()]);
+    const figures = await files(snapshot.dir);
+    const [portal, browser] = await Promise.all([startPortal(env), launchChromium()]);
     try {
-      figures.push(...(await wireFigures(portal.baseUrl, snapshot.dir, initialChunks)));
-      figures.push(...lighthouseFigures(await lighthouseScores(portal.baseUrl)));
-      figures.push(...(await blurToErrorFigures(browser, portal)));
-      figures.push(...(await photoUploadFigures(browser, portal)));
+      figures.push(...(await served(browser, portal, snapshot.dir)));
     } finally {
       await browser.close();
       await portal.stop();
@@ -208,4 +213,17 @@ export async function runWebBench(): Promise<BenchFigure[]> {
   } finally {
     snapshot.remove();
   }
+}
+
+export function runWebBench(): Promise<BenchFigure[]> {
+  return onSpecBuild(
+    {},
+    async (webRoot) => jsFigures(webRoot, process.env.BENCH_NO_ATTRIBUTION ? [] : await biggestModules()),
+    async (browser, portal, webRoot) => [
+      ...(await wireFigures(portal.baseUrl, webRoot, initialChunks)),
+      ...lighthouseFigures(await lighthouseScores(portal.baseUrl)),
+      ...(await blurToErrorFigures(browser, portal)),
+      ...(await photoUploadFigures(browser, portal)),
+    ],
+  );
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 /** What the built portal is made from besides its data (brand files, forms, languages, countries); a change to any of them needs a new build. */
-export const BUILD_SOURCES = ['src/web', 'src/core', 'src/cli/vite', 'schemas/brand.schema.json', 'index.html', 'vite.config.ts', 'package.json'];
+export const BUILD_SOURCES = ['src/web', 'src/core', 'src/studio', 'src/cli/vite', 'schemas/brand.schema.json', 'index.html', 'vite.config.ts', 'vite.studio.config.ts', 'package.json'];
 
 /** Written last by `npm run build` (the prerender step): its age is the build's age. */
 export const buildStamp = (webRoot: string): string => join(webRoot, 'pages', '404.html');

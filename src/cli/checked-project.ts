@@ -1,12 +1,11 @@
-// Imports name their .ts files: vite.config.ts loads this module (see validate/brand-project.ts).
+// Imports name their .ts files: vite.config.ts loads this module, and Vite's native config loader will need the extensions.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brandFromFile } from '../core/brand-file.ts';
 import type { Brand } from '../core/types.ts';
+import { brandFilesOf, formatProblem } from '../core/validate/index.ts';
 import { loadPortalData, type PortalData } from '../server/portal-data.ts';
-import { brandFilesOf } from './validate/brand-project.ts';
-import { formatProblem } from './validate/problem.ts';
-import { validateProject } from './validate/project.ts';
+import { projectOnDisk, validateProject } from './validate.ts';
 
 /** Where the portal's data is: the brand files (brands/, or BRANDS_DIR) and the forms, languages and countries (schemas/, or SCHEMAS_DIR). */
 export interface DataFolders {
@@ -69,7 +68,8 @@ function refuseProblems(root: string, folders: DataFolders): void {
  */
 export function checkedBrands(root: string, folders: DataFolders): { files: string[]; brands: Brand[] } {
   refuseProblems(root, folders);
-  const files = brandFilesOf(root, folders.brandsDir);
+  const project = projectOnDisk(root, folders);
+  const files = brandFilesOf(project.files, project.layout.brandsDir).map((file) => join(root, file));
   return { files, brands: files.map((f) => brandFromFile(JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>)) };
 }
 

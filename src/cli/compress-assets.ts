@@ -1,6 +1,6 @@
 /**
  * Writes a brotli (.br) and a gzip (.gz) copy beside every text asset of the
- * build (dist/web/assets), at the highest levels: compressed once at build,
+ * build (dist/web/assets, and the studio's pages, project.json and assets), at the highest levels: compressed once at build,
  * the server only picks the copy the browser accepts (@fastify/static
  * preCompressed). Run by `npm run build` after the client build.
  */
@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const TEXT = /\.(?:js|mjs|css|svg|json|txt|map)$/;
+const TEXT = /\.(?:js|mjs|css|svg|json|txt|map|html)$/;
 
 export async function compressAssets(dir: string): Promise<number> {
   let written = 0;
@@ -31,9 +31,10 @@ export async function compressAssets(dir: string): Promise<number> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const dir = resolve(process.env.WEB_ROOT?.trim() || 'dist/web', 'assets');
-  compressAssets(dir).then(
-    (n) => console.log(`compressed ${n} asset copies in ${dir}`),
+  const webRoot = resolve(process.env.WEB_ROOT?.trim() || 'dist/web');
+  const dirs = [join(webRoot, 'assets'), join(webRoot, 'studio'), join(webRoot, 'studio', 'assets')];
+  Promise.all(dirs.map(compressAssets)).then(
+    (counts) => console.log(`compressed ${counts[0]} asset copies in ${dirs[0]}, ${counts[1] + counts[2]} of the studio's in ${dirs[1]}`),
     (err: unknown) => {
       console.error(err instanceof Error ? err.message : err);
       process.exitCode = 1;

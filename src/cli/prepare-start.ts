@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, type ServerConfig } from '../server/config';
+import { loadConfig, type ServerConfig } from '../server/config';
+import { ConfigError } from '../server/config-error';
 import { loadEnvFile } from '../server/env-file';
 import { buildStaleness, serverBuildStaleness } from './build-freshness';
 import { brandsOrRefuse } from './start-checks';

@@ -48,7 +48,7 @@ export function fillTemplate(template: string, page: RenderedPage, preloads: str
   // React puts resource hints (e.g. <link rel="preload" as="image">) before the app's markup;
   // they belong in <head>, and #root must hold exactly what the client hydrates.
   const hints = /^(?:<link\b[^>]*>)+/.exec(page.html)?.[0] ?? '';
-  // The app and the form variant are dynamic imports. They are named here, not fetched: the
+  // The app and the form are dynamic imports. They are named here, not fetched: the
   // page's loader (src/web/main.tsx) preloads them once the first frame is painted, so nothing
   // but the stylesheet and the logo competes with what the first paint needs.
   const urls = preloads.filter((url) => !template.includes(`href="${url}"`));

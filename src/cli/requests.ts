@@ -10,20 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { storedReference } from '../core/reference';
 import { FALLBACK_LOCALE } from '../core/texts';
 import type { PortalData } from '../server/portal-data';
-import { eraseSubject } from '../server/privacy/erasure';
 import { FormRevisions } from '../server/revisions/form-revisions';
 import type { Storage } from '../server/storage/port';
 import { CommandError, runCommand } from './requests/command-error';
 import { formatDeliveries, listDeliveries, redeliver, redeliverFailed, sinceTime } from './requests/deliveries';
-import { eraseReport } from './requests/erase-report';
+import { erase } from './requests/erase';
 import { EXPORT_FORMATS, exportRequests, refuseOverwrite, type ExportOptions } from './requests/export';
-import { mailFolders } from './requests/mail-folders';
+import { retireMailFolder, writeMails } from './requests/mail-copies';
 import { migrateToPostgres } from './requests/migrate-to-postgres';
 import { showRequest, showSubject } from './requests/show';
 import { openStaffStore, staffPortalData, storeConfig, type StaffConfig } from './requests/staff-store';
 
-/** Each command's form and the options it takes. */
-const COMMANDS: Record<string, { usage: string; options: string[]; positionals: [min: number, max: number] }> = {
+/** Each command's form, the options it takes, and how many operands (what one is, when it needs one). */
+const COMMANDS: Record<string, { usage: string; options: string[]; positionals: [min: number, max: number]; operand?: string }> = {
   export: {
     usage: "export [--out FILE [--force]] [--format xlsx|csv|jsonl] [--language nl|fr|…] [--separator ';'|',']",
     options: ['out', 'force', 'format', 'language', 'separator'],
@@ -31,6 +30,8 @@ const COMMANDS: Record<string, { usage: string; options: string[]; positionals: 
   },
   show: { usage: 'show <reference> | show --email <address>   [--photos-to FOLDER]', options: ['email', 'photos-to'], positionals: [0, 1] },
   erase: { usage: 'erase --email <address>', options: ['email'], positionals: [0, 0] },
+  mails: { usage: 'mails --out FOLDER', options: ['out'], positionals: [0, 0] },
+  'retire-mail-folder': { usage: 'retire-mail-folder <folder>', options: [], positionals: [1, 1], operand: 'a folder' },
   deliveries: { usage: 'deliveries', options: [], positionals: [0, 0] },
   redeliver: { usage: 'redeliver <reference> | redeliver --failed [--since <ISO date or time | 90m, 12h, 3d>]', options: ['failed', 'since'], positionals: [0, 1] },
   'migrate-to-postgres': { usage: 'migrate-to-postgres [--allow-missing-photos]', options: ['allow-missing-photos'], positionals: [0, 0] },
@@ -47,6 +48,8 @@ const HELP = `usage: npm run requests -- <command>
   show --email <address>          everything held about one person (subject-access request), as JSON
                                   (either: --photos-to FOLDER writes the photos there)
   erase --email <address>         removes everything held about that person; reports counts per table
+  mails --out FOLDER              writes the mails kept without SMTP_URL to FOLDER as .eml files
+  retire-mail-folder <folder>     forgets a folder servers of an earlier release wrote mails to (erase names it)
   deliveries                      deliveries pending or failed for good, per destination
   redeliver <reference>           queues a request's desk mail and webhook (and failed mails) again
   redeliver --failed [--since <ISO date or time | 90m, 12h, 3d>]
@@ -73,7 +76,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 
 /** Arguments given wrongly: one line naming the problem and the command's form; exit code 2. */
 function misused(problem: string, command?: string): CommandError {
-  const form = command ? COMMANDS[command].usage : 'export | show | erase | deliveries | redeliver | migrate-to-postgres';
+  const form = command ? COMMANDS[command].usage : `${Object.keys(COMMANDS).join(' | ')}`;
   return new CommandError(`${problem}. Usage: npm run requests -- ${form} (npm run requests -- help for more)`, 2);
 }
 
@@ -93,7 +96,7 @@ function parse(args: string[]): { command: string; operand: string | undefined; 
   const stray = Object.keys(values).find((name) => !spec.options.includes(name));
   if (stray) throw misused(`${command} takes no --${stray}`, command);
   const [min, max] = spec.positionals;
-  if (operands.length < min) throw misused(`${command} needs a reference`, command);
+  if (operands.length < min) throw misused(`${command} needs ${spec.operand ?? 'a reference'}`, command);
   if (operands.length > max) throw misused(`Unexpected "${operands[max]}"`, command);
   return { command, operand: operands[0], values };
 }
@@ -150,12 +153,16 @@ function taskOf(command: string, operand: string | undefined, values: Values, da
       const email = address(values, command);
       return {
         readonly: false,
-        run: async (storage, { dataDir }) => {
-          const folders = await mailFolders(storage, dataDir);
-          print(eraseReport(await eraseSubject({ storage, mailFolders: folders, forms: new FormRevisions(data, storage) }, email), storage.description));
-        },
+        run: async (storage) => print(await erase(storage, new FormRevisions(data, storage), email)),
       };
     }
+    case 'mails': {
+      const { out } = values;
+      if (!out) throw misused('mails needs --out FOLDER', command);
+      return { readonly: true, run: async (storage) => console.log(await writeMails(storage, out)) };
+    }
+    case 'retire-mail-folder':
+      return { readonly: false, run: async (storage) => console.log(await retireMailFolder(storage, operand!)) };
     case 'deliveries':
       return { readonly: true, run: async (storage) => print(formatDeliveries(await listDeliveries(storage))) };
     default: {

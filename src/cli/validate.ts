@@ -4,22 +4,47 @@
  * BRANDS_DIR and SCHEMAS_DIR) and prints each finding
  * as "<file>:<line>:<column> <pointer>: <sentence>" (warnings say so), GitHub
  * Actions annotations, or one JSON object per finding; exits 1 on any
- * problem. The checks live in ./validate/ so tests call them directly.
+ * problem. The checks live in src/core/validate/, where the browser studio
+ * runs them too; this command reads the files from disk.
  */
+// Imports name their .ts files: vite.config.ts loads this module (through checked-project.ts).
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validateProject } from './validate/project';
-import { OUTPUT_FORMATS, reportLines, type OutputFormat } from './validate/report-format';
-import { optionValue } from './option-value';
+import type { ProjectFiles } from '../core/project-files.ts';
+import { PROJECT_LAYOUT, type ProjectLayout } from '../core/project-layout.ts';
+import { checkProject, OUTPUT_FORMATS, reportLines, type OutputFormat, type ProjectReport } from '../core/validate/index.ts';
+import { diskFiles, projectPath } from '../server/disk-files.ts';
+import { optionValue } from './option-value.ts';
 
-export { validateProject } from './validate/project';
-export type { Problem } from './validate/problem';
+export type { Problem } from '../core/validate/index.ts';
 
 const defaultRoot = fileURLToPath(new URL('../../', import.meta.url));
 const USAGE = `Usage: npm run validate [-- --format ${OUTPUT_FORMATS.join('|')}] [--fallbacks]
   --format github  GitHub Actions annotations (::error file=…,line=…,col=…::…)
   --format json    one JSON object per finding (severity, file, line, column, pointer, message)
   --fallbacks      list each text a language lacks (it shows in Dutch), not only the count`;
+
+/** Where the checked data lives when not in the project's own brands/ and schemas/ (BRANDS_DIR, SCHEMAS_DIR), as absolute paths. */
+export interface DataFolders {
+  brandsDir?: string;
+  schemasDir?: string;
+}
+
+/** The project at rootDir as the checks read it: its files on disk, and where its data is (the folders given, as paths from rootDir). */
+export function projectOnDisk(rootDir: string, folders: DataFolders = {}): { files: ProjectFiles; layout: ProjectLayout } {
+  const root = resolve(rootDir);
+  const inProject = (folder: string | undefined, otherwise: string) => (folder === undefined ? otherwise : projectPath(root, folder));
+  return {
+    files: diskFiles(root),
+    layout: { ...PROJECT_LAYOUT, brandsDir: inProject(folders.brandsDir, PROJECT_LAYOUT.brandsDir), schemasDir: inProject(folders.schemasDir, PROJECT_LAYOUT.schemasDir) },
+  };
+}
+
+/** Every check of `npm run validate`, on the project at rootDir (its brands/ and schemas/, or the folders given); every finding with its line and column. */
+export function validateProject(rootDir: string, folders: DataFolders = {}): ProjectReport {
+  const { files, layout } = projectOnDisk(rootDir, folders);
+  return checkProject(files, layout);
+}
 
 /**
  * Runs the checks and prints the result; returns the exit status (2: the command was given wrongly).

@@ -47,7 +47,7 @@ export function brandIssues(brand: BrandRules, model: Pick<FormModel, 'roles'>, 
 /**
  * The brand rules of a request as sent (shapeRequest's body). A brand the
  * form fixes is not in the form's data (the page adds it when sending), so
- * the variant's schema cannot require it; a request without it did not come
+ * the form's schema cannot require it; a request without it did not come
  * from the page, and is refused as missing.
  */
 export function requestBrandIssues(brand: BrandRules, model: Pick<FormModel, 'roles'>, body: unknown): ValidationIssue[] {

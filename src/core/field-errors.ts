@@ -1,5 +1,5 @@
 import { FALLBACK_LOCALE, fillText, textAt, type Languages } from './texts';
-import type { Locale, Variant } from './types';
+import type { Locale, FormName } from './types';
 
 /** The parts of an ajv error object the mapping reads (ajv's ErrorObject fits). */
 export interface ValidationIssue {
@@ -11,19 +11,19 @@ export interface ValidationIssue {
 /** Field name → its messages, in the order ajv reported them. */
 export type FieldErrors = Record<string, string[]>;
 
-/** A message by its key (see messageKey), as a variant says it in a language. */
+/** A message by its key (see messageKey), as a form says it in a language. */
 export type MessageTable = (key: string) => string | undefined;
 
 /**
- * The messages of one variant in one language: the language file's
- * `validation.<variant>` table, else its `validation.default`; a language
+ * The messages of one form in one language: the language file's
+ * `validation.<form>` table, else its `validation.default`; a language
  * without the message falls back to Dutch the same way.
  */
-export function messageTable(languages: Languages, variant: Variant, locale: Locale): MessageTable {
+export function messageTable(languages: Languages, formName: FormName, locale: Locale): MessageTable {
   const trees = [...new Set([locale, FALLBACK_LOCALE])].map((l) => languages.get(l));
   return (key) => {
     for (const tree of trees) {
-      const found = textAt(tree, `validation.${variant}.${key}`) ?? textAt(tree, `validation.default.${key}`);
+      const found = textAt(tree, `validation.${formName}.${key}`) ?? textAt(tree, `validation.default.${key}`);
       if (found !== undefined) return found;
     }
     return undefined;

@@ -1,6 +1,6 @@
 /**
  * What the portal does with a field beyond validating it, written in the
- * variant's schema as `"role": "<role>"` (never known by the field's name):
+ * form's schema as `"role": "<role>"` (never known by the field's name):
  * - customer-email: where the confirmation goes, whom the desk's reply reaches, whose data a person's request finds;
  * - dealer-email: where the dealer's notice goes (optional); a person named there is found and erased too;
  * - language: filled with the page's language; the request's mails are written in it;
@@ -13,7 +13,7 @@ export const FIELD_ROLES = ['customer-email', 'dealer-email', 'language', 'count
 
 export type FieldRole = (typeof FIELD_ROLES)[number];
 
-/** Roles a variant may give to one field only. */
+/** Roles a form may give to one field only. */
 export const SINGLE_ROLES: readonly FieldRole[] = ['customer-email', 'dealer-email', 'language', 'country', 'brand'];
 
 /** The address service's names (spec §3) for what a field gives to or takes from the lookup: `ui:options.addressLookup`. */

@@ -1,6 +1,6 @@
 import type { AddressLookupPart, FieldRole } from './field-roles';
 import type { FormSchema, UiSchema } from './form-schema';
-import type { RepairRequest, Variant } from './types';
+import type { RepairRequest, FormName } from './types';
 
 /** A photo picker (a form-only field the uiSchema shows with the photoUpload field) and the request field its stored name goes to. */
 export interface PhotoField {
@@ -14,7 +14,7 @@ export interface Section {
   fields: string[];
 }
 
-/** What differs between variants' behaviour, as options of the uiSchema's root (`ui:options`); all off by default. */
+/** What differs between forms' behaviour, as options of the uiSchema's root (`ui:options`); all off by default. */
 export interface FormOptions {
   /** A panel above the form lists every field in error (spec §4, the extended form). */
   errorSummary: boolean;
@@ -23,12 +23,12 @@ export interface FormOptions {
 }
 
 /**
- * One form variant as page, server and CLI use it: its assembled schema and
+ * One form as page, server and CLI use it: its assembled schema and
  * uiSchema, and what they say about each field (order, photos, roles,
  * options), read once here so that no code knows a field by its name.
  */
 export interface FormModel {
-  variant: Variant;
+  name: FormName;
   schema: FormSchema;
   uiSchema: UiSchema;
   options: FormOptions;
@@ -41,7 +41,7 @@ export interface FormModel {
   photos: PhotoField[];
   /** Target → its picker, to show a hidden target's errors on the picker the customer sees. */
   aliases: Record<string, string>;
-  /** The field holding each role, where the variant has one (the first, for date-text). */
+  /** The field holding each role, where the form has one (the first, for date-text). */
   roles: Partial<Record<FieldRole, string>>;
   /** The field that gives the address lookup each part, or takes it (`ui:options.addressLookup`). */
   lookup: Partial<Record<AddressLookupPart, string>>;
@@ -61,7 +61,7 @@ function rootOptions(uiSchema: UiSchema): { sections: Section[]; options: FormOp
   };
 }
 
-export function formModel(variant: Variant, schema: FormSchema, uiSchema: UiSchema): FormModel {
+export function formModel(formName: FormName, schema: FormSchema, uiSchema: UiSchema): FormModel {
   const { sections, options } = rootOptions(uiSchema);
   const names = Object.keys(schema.properties);
   const requestFields = names.filter((name) => !schema.properties[name].formOnly);
@@ -81,7 +81,7 @@ export function formModel(variant: Variant, schema: FormSchema, uiSchema: UiSche
     if (typeof part === 'string') lookup[part as AddressLookupPart] = name;
   }
   return {
-    variant,
+    name: formName,
     schema,
     uiSchema,
     options,
@@ -110,7 +110,7 @@ export function personalFields({ schema }: Pick<FormModel, 'schema'>): string[] 
   });
 }
 
-/** A request's text in the field of `role`, if the variant has one and it holds a text. */
+/** A request's text in the field of `role`, if the form has one and it holds a text. */
 export function roleValue(model: Pick<FormModel, 'roles'>, request: RepairRequest, role: FieldRole): string | undefined {
   const field = model.roles[role];
   const value = field === undefined ? undefined : request[field];
@@ -125,17 +125,17 @@ export function requestPhotos(model: Pick<FormModel, 'photos'>, request: RepairR
   });
 }
 
-/** Forms by variant name (the caller assembles them from schemas/forms). */
-export type FormModels = ReadonlyMap<Variant, FormModel>;
+/** Forms by name (the caller assembles them from schemas/forms). */
+export type FormModels = ReadonlyMap<FormName, FormModel>;
 
-/** The photo rules (fileRules) of a variant's pickers. */
+/** The photo rules (fileRules) of a form's pickers. */
 export interface PhotoRules {
   maxBytes: number;
   types: string[];
 }
 
 /**
- * The one photo rule of every variant: an upload precedes the form it is
+ * The one photo rule of every form: an upload precedes the form it is
  * for, so the forms must agree (`npm run validate` says so); null when no
  * form has photos.
  */
@@ -147,6 +147,6 @@ export function uploadRules(forms: Iterable<FormModel>): PhotoRules | null {
       if (found) rules.set(JSON.stringify({ maxBytes: found.maxBytes, types: [...found.types].sort() }), found);
     }
   }
-  if (rules.size > 1) throw new Error('The form variants disagree on photo limits (fileRules); the upload route needs one rule');
+  if (rules.size > 1) throw new Error('The forms disagree on photo limits (fileRules); the upload route needs one rule');
   return [...rules.values()][0] ?? null;
 }

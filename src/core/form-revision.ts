@@ -1,7 +1,7 @@
 import { formModel, type FormModel } from './form-model';
 import type { FormSchema, UiSchema } from './form-schema';
 import type { Languages, TextTree } from './texts';
-import type { Locale, Variant } from './types';
+import type { Locale, FormName } from './types';
 
 /**
  * What a stored request keeps of the form it was sent with, so that it is
@@ -12,7 +12,7 @@ import type { Locale, Variant } from './types';
  * (the server names a revision by a hash of it).
  */
 export interface FormRevision {
-  variant: Variant;
+  variant: FormName;
   schema: FormSchema;
   uiSchema: UiSchema;
   /** Per language, the part of its file about this form (the tables below, only its own keys). */
@@ -23,7 +23,7 @@ export interface FormRevision {
 const FIELD_TABLES = ['fields', 'fieldsShort', 'mail.desk.labels', 'options'] as const;
 /** The desk's names of a request's photos (its attachments' names): keyed by the photo's target. */
 const PHOTO_NAMES = 'mail.desk.photoNames';
-/** The form's own name for people (the export's Formulier column): keyed by the variant. */
+/** The form's own name for people (the export's Formulier column): keyed by the form's name. */
 const FORM_NAMES = 'export.variants';
 
 type Tree = { [key: string]: string | Tree };
@@ -48,7 +48,7 @@ function put(tree: Tree, path: string, value: string | TextTree): void {
 }
 
 /** The form as a stored request keeps it: the model's schemas, and what each language says of its fields, photos and name. */
-export function formRevision(model: Pick<FormModel, 'variant' | 'schema' | 'uiSchema'>, languages: Languages): FormRevision {
+export function formRevision(model: Pick<FormModel, 'name' | 'schema' | 'uiSchema'>, languages: Languages): FormRevision {
   const fields = Object.keys(model.schema.properties);
   const texts: Record<Locale, TextTree> = {};
   for (const [code, tree] of languages) {
@@ -59,10 +59,10 @@ export function formRevision(model: Pick<FormModel, 'variant' | 'schema' | 'uiSc
     };
     for (const table of FIELD_TABLES) fields.forEach((field) => keep(`${table}.${field}`));
     fields.forEach((field) => keep(`${PHOTO_NAMES}.${field}`));
-    keep(`${FORM_NAMES}.${model.variant}`);
+    keep(`${FORM_NAMES}.${model.name}`);
     texts[code] = part;
   }
-  return { variant: model.variant, schema: model.schema, uiSchema: model.uiSchema, texts };
+  return { variant: model.name, schema: model.schema, uiSchema: model.uiSchema, texts };
 }
 
 /**

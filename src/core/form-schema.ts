@@ -1,6 +1,6 @@
 import type { Country, Locale } from './types';
 
-/** The shape of a form variant's schema and what page, server and CLI read from it. */
+/** The shape of a form's schema and what page, server and CLI read from it. */
 export interface PropertySchema {
   type?: string;
   maxLength?: number;
@@ -21,7 +21,7 @@ export interface FormSchema {
 
 export type UiSchema = Record<string, unknown>;
 
-/** The file of field definitions the variants share (schemas/forms/fields.json), as a `$ref` names it. */
+/** The file of field definitions the forms share (schemas/forms/fields.json), as a `$ref` names it. */
 export const SHARED_FIELDS_FILE = 'fields.json';
 
 /** schemas/forms/fields.json, parsed. */
@@ -29,7 +29,7 @@ export interface SharedFields {
   definitions: Record<string, PropertySchema>;
 }
 
-/** What fills a variant's choices from data: every country (schemas/countries.json) and language (schemas/i18n). */
+/** What fills a form's choices from data: every country (schemas/countries.json) and language (schemas/i18n). */
 export interface FormChoices {
   countries: readonly Country[];
   languages: readonly Locale[];
@@ -42,7 +42,7 @@ export function sharedFieldName(ref: unknown): string | undefined {
 }
 
 /**
- * A variant's schema as page, server and CLI use it: each property that
+ * A form's schema as page, server and CLI use it: each property that
  * refers to a shared definition (`{"$ref": "fields.json#/definitions/x"}`)
  * becomes that definition with the rules written beside the `$ref` added
  * (one written beside it wins), and the country and language fields offer

@@ -1,13 +1,27 @@
 import type { FormOptions } from './form-model';
 
 /**
- * What a uiSchema may name: the widgets (`ui:widget`) and fields (`ui:field`)
- * the page renders (src/web/form/repair-form.tsx registers the portal's own;
- * rjsf brings text and hidden). `npm run validate` refuses any other name,
- * and schemas/form-ui.schema.json offers these to editors (a test keeps the two alike).
+ * What a uiSchema may name, the one list: the widgets (`ui:widget`) and fields (`ui:field`) the page
+ * renders. The page's registry (src/web/form/repair-form.tsx) is typed against it and holds every
+ * name but rjsf's own; `npm run validate` refuses any other name, and schemas/form-ui.schema.json
+ * offers these to editors (a test keeps the two alike).
  */
 export const FORM_WIDGETS = ['text', 'textarea', 'select', 'hidden', 'termsCheckbox'] as const;
 export const FORM_FIELDS = ['photoUpload', 'brandChoice'] as const;
+export type FormWidget = (typeof FORM_WIDGETS)[number];
+export type FormField = (typeof FORM_FIELDS)[number];
+/** The widgets rjsf brings as the page wants them: its registry replaces the others. */
+export type RjsfWidget = 'text' | 'hidden';
+
+/**
+ * The widgets and fields whose change is a decision (a choice made, a box ticked), judged at once
+ * rather than on leaving them: always, or only where the brand offers a choice.
+ */
+export const DECIDING: Partial<Record<FormWidget | FormField, 'always' | 'when-a-choice'>> = {
+  select: 'always',
+  termsCheckbox: 'always',
+  brandChoice: 'when-a-choice',
+};
 
 /** The `ui:` keys the page reads: at the top of a uiSchema, and on a field. */
 export const FORM_UI_KEYS = ['ui:options', 'ui:submitButtonOptions'] as const;

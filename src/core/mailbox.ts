@@ -27,7 +27,7 @@ export function mailboxOf(address: string): string {
 /**
  * Domains whose provider delivers every dotted spelling of a name to one inbox, each with the domain its
  * key is counted under. Storage keeps keys made by this table (the outbox's limit_key): a change here
- * needs a migration that rewrites them (sqlite/ and postgres/migrations.ts, version 5).
+ * needs a migration that rewrites them (server/storage/migrations/005-gmail-limit-keys.ts).
  */
 const SAME_INBOX: ReadonlyMap<string, string> = new Map([
   ['gmail.com', 'gmail.com'],

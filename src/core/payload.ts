@@ -2,10 +2,10 @@ import type { FormModel } from './form-model';
 import type { Brand, Locale, RepairFormData, RepairRequest } from './types';
 
 /**
- * The body the page sends: the request fields of the variant that have a
+ * The body the page sends: the request fields of the form that have a
  * value, without the form-only photo pickers; the brand field fixed to the
  * brand's name where the brand file says so, and the language field (where
- * the variant has one) set from the route.
+ * the form has one) set from the route.
  */
 export function shapeRequest(
   formData: RepairFormData,

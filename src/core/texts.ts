@@ -48,7 +48,7 @@ export function findText(languages: Languages, locale: Locale, key: string): str
 const splitTemplates = new Map<string, readonly string[]>();
 const MAX_SPLIT_TEMPLATES = 10_000;
 
-/** `{{name}}` placeholders, the one syntax of every text (i18next's on the page); a missing value is empty. */
+/** `{{name}}` placeholders, the one syntax of every text, on the page and in the mails; a missing value is empty. */
 export function fillText(template: string, values: Readonly<Record<string, unknown>> = {}): string {
   let parts = splitTemplates.get(template);
   if (parts === undefined) {
@@ -66,6 +66,18 @@ export function fillText(template: string, values: Readonly<Record<string, unkno
 /** The filled text in `locale` (Dutch where it lacks one); the key itself when no language has it (validate reports that). */
 export function text(languages: Languages, locale: Locale, key: string, values?: Readonly<Record<string, unknown>>): string {
   return fillText(findText(languages, locale, key) ?? key, values);
+}
+
+/** A language's texts as the page asks for them: by key (or the first of several keys that has a text), with values for its {{placeholders}}. */
+export type Translate = (key: string | readonly string[], values?: Readonly<Record<string, unknown>>) => string;
+
+/** The texts of one language (Dutch where it lacks one), as a function of the key; of several keys, the first that has a text in either. */
+export function translator(languages: Languages, locale: Locale): Translate {
+  return (key, values) => {
+    const keys = typeof key === 'string' ? [key] : key;
+    const found = keys.find((k) => findText(languages, locale, k) !== undefined);
+    return text(languages, locale, found ?? keys[keys.length - 1], values);
+  };
 }
 
 /** The languages as an index, from parsed files keyed by code. */

@@ -2,8 +2,8 @@
 export type Locale = string;
 /** A country code: an entry of schemas/countries.json (be, fr, nl, lu, …). */
 export type Country = string;
-/** A form variant: the files schemas/forms/<name>.schema.json and <name>.ui.json. */
-export type Variant = string;
+/** A form's name: the files schemas/forms/<name>.schema.json and <name>.ui.json. */
+export type FormName = string;
 
 /** A text every visitor reads, one per language the brand offers (nl, fr, …). */
 export type LocalizedText = Readonly<Record<Locale, string>>;
@@ -25,7 +25,7 @@ export type SocialNetwork = 'facebook' | 'instagram' | 'youtube' | 'linkedin' | 
 export interface Brand {
   id: string;
   name: string;
-  variant: Variant;
+  form: FormName;
   /** The countries with a page (/<id>/<locale>/<country>); other countries are 404. */
   countries: Country[];
   /** The languages the brand's pages offer; absent: the portal's defaults (core/locale.ts). */
@@ -66,7 +66,7 @@ export interface ServiceDesk {
 
 /**
  * What the page sends and the server stores: the request fields of the
- * brand's form variant (its schema says which, and of what kind).
+ * brand's form (its schema says which, and of what kind).
  */
 export type RepairRequest = Readonly<Record<string, unknown>>;
 

@@ -5,13 +5,13 @@ import { indexBrands } from '../core/brands';
 import { deliveryUrlProblem } from '../core/delivery-url';
 import { brandLocales } from '../core/locale';
 import type { Brand } from '../core/types';
-import { ConfigError } from './config';
+import { ConfigError } from './config-error';
 import type { PortalData } from './portal-data';
 
 /** What a brand file names that the portal's data must have: its form, its languages, its countries. */
 function unknownNames(brand: Brand, { forms, languages, countries }: Pick<PortalData, 'forms' | 'languages' | 'countries'>): string[] {
   return [
-    ...(forms.has(brand.variant) ? [] : [`the form "${brand.variant}"`]),
+    ...(forms.has(brand.form) ? [] : [`the form "${brand.form}"`]),
     ...[...brandLocales(brand), brand.serviceDesk.language].filter((l) => !languages.has(l)).map((l) => `the language "${l}"`),
     ...brand.countries.filter((c) => !countries.has(c)).map((c) => `the country "${c}"`),
   ];

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_ADDRESS_LOOKUP_URL } from '../core/address-lookup';
+import { ConfigError, type Env } from './config-error';
 import type { MailBudgets } from './intake/mail-cap';
 import type { FairQueueLimits } from './photos/fair-queue';
 import type { SlowClientLimits } from './plugins/slow-clients';
@@ -27,6 +28,8 @@ export interface ServerConfig {
    */
   deliveryLeaseMs: number;
   webRoot: string;
+  /** STUDIO=on: the brand studio (WEB_ROOT/studio, built by npm run build) is served at /studio; off by default. */
+  studio: boolean;
   brandsDir: string;
   /** The forms, languages and countries (schemas/: portal-data.ts). */
   schemasDir: string;
@@ -88,7 +91,7 @@ export interface ServerConfig {
   /** Photos decoded at once, and how many one client / all clients may have waiting. */
   photoDecoding: FairQueueLimits;
   /** Unclaimed photos kept per client and in total (bytes), before uploads are refused with 503. */
-  photoQuota: { perClientBytes: number; perNetworkBytes: number; totalBytes: number };
+  photoQuota: { perClientBytes: number; perNetworkBytes: number; perProviderBytes: number; totalBytes: number; keptForFormMs: number };
   /** Unreferenced photos older than this are removed by the sweep. */
   photoTtlMs: number;
   /** Unreferenced photos of a client whose unclaimed photos reach its quota are removed after this. */
@@ -111,9 +114,6 @@ export interface ServerConfig {
   timeZone: string;
 }
 
-export class ConfigError extends Error {}
-
-export type Env = Record<string, string | undefined>;
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -131,6 +131,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max = Nu
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** A switch: "on" or "off" (also true/false, 1/0, yes/no); anything else is refused by name. */
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const value = text(env, name, fallback ? 'on' : 'off').toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(value)) return true;
+  if (['off', 'false', '0', 'no'].includes(value)) return false;
+  throw new ConfigError(`${name} must be on or off`);
 }
 
 function list(env: Env, name: string): string[] {
@@ -209,6 +217,77 @@ export function schemasDirOf(env: Env = process.env, cwd = process.cwd()): strin
   return resolve(cwd, text(env, 'SCHEMAS_DIR', fileURLToPath(new URL('../../schemas', import.meta.url))));
 }
 
+type RequestLimits = Pick<ServerConfig, 'rateLimits' | 'jsonBodyLimitBytes' | 'requestTimeoutMs' | 'headersTimeoutMs' | 'shutdownDeadlineMs' | 'slowClients'>;
+
+/** What one client may ask and how long a request may take. */
+function requestLimitsOf(env: Env): RequestLimits {
+  return {
+    rateLimits: {
+      uploads: {
+        max: integer(env, 'RATE_LIMIT_UPLOADS', 30, 1),
+        windowMs: integer(env, 'RATE_LIMIT_UPLOADS_WINDOW_MS', MINUTE, 1000),
+      },
+      submits: {
+        max: integer(env, 'RATE_LIMIT_SUBMITS', 10, 1),
+        windowMs: integer(env, 'RATE_LIMIT_SUBMITS_WINDOW_MS', MINUTE, 1000),
+      },
+      formPosts: {
+        max: integer(env, 'RATE_LIMIT_FORM_POSTS', 60, 1),
+        windowMs: integer(env, 'RATE_LIMIT_FORM_POSTS_WINDOW_MS', MINUTE, 1000),
+      },
+    },
+    // Two 8000-character texts of 4-byte characters plus the short fields fit well within this.
+    jsonBodyLimitBytes: integer(env, 'JSON_BODY_LIMIT_BYTES', 128 * 1024, 1024),
+    // A 32 MB photo over a slow mobile uplink needs minutes; headers never do.
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 5 * MINUTE, 1000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000, 1000),
+    shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', 25_000, 0),
+    slowClients: {
+      // 8 kB/s over every 10 s: a 32 MB photo at 1 Mbit/s (125 kB/s) passes with room to spare.
+      minBodyBytesPerSecond: integer(env, 'MIN_BODY_BYTES_PER_S', 8 * 1024, 1),
+      windowMs: integer(env, 'MIN_BODY_RATE_WINDOW_MS', 10_000, 100),
+      // A browser opens at most 6 per host; an office behind one address has several. Off behind a proxy.
+      maxConnectionsPerClient: env.TRUST_PROXY?.trim() ? 0 : integer(env, 'MAX_CONNECTIONS_PER_CLIENT', 32, 0),
+    },
+  };
+}
+
+type PhotoSettings = Pick<ServerConfig, 'photoBudget' | 'photoDecoding' | 'photoQuota' | 'photoTtlMs' | 'photoOverShareTtlMs' | 'photoSweepIntervalMs'>;
+
+/** How large a photo may be, how many are decoded at once, how much room they get and how long they are kept unclaimed. */
+function photoSettingsOf(env: Env): PhotoSettings {
+  return {
+    photoBudget: {
+      maxPixels: {
+        // 50 MP covers phones' high-resolution modes (8160×6120); screenshots stay far below 16 MP.
+        jpeg: integer(env, 'MAX_PHOTO_PIXELS', 51_000_000, 1),
+        png: integer(env, 'MAX_PNG_PIXELS', 16_000_000, 1),
+      },
+      timeoutSeconds: integer(env, 'PHOTO_DECODE_TIMEOUT_S', 10, 1),
+    },
+    photoDecoding: {
+      // libvips already spreads one decode over every core; more at once only adds memory.
+      concurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
+      perClient: integer(env, 'PHOTO_DECODE_PER_CLIENT', 4, 1),
+      total: integer(env, 'PHOTO_DECODE_QUEUE', 64, 1),
+    },
+    // Two phone photos re-encoded take about 10–20 MB; a client may start a few forms.
+    photoQuota: {
+      perClientBytes: integer(env, 'PHOTO_QUOTA_PER_CLIENT_MB', 100, 1) * MB,
+      // A /24 or a /48 holds an office, a site or a small provider's customers: a few dozen clients' worth.
+      perNetworkBytes: integer(env, 'PHOTO_QUOTA_PER_NETWORK_MB', 500, 1) * MB,
+      // An IPv4 /16 or IPv6 /32: one provider's many networks, a few of them busy at once.
+      perProviderBytes: integer(env, 'PHOTO_QUOTA_PER_PROVIDER_MB', 1500, 1) * MB,
+      totalBytes: integer(env, 'PHOTO_QUOTA_TOTAL_MB', 5 * 1024, 1) * MB,
+      // A customer choosing photos and filling in the form: their photos never make room for others meanwhile.
+      keptForFormMs: integer(env, 'PHOTO_KEPT_FOR_FORM_MS', 30 * MINUTE, 1000),
+    },
+    photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
+    photoOverShareTtlMs: integer(env, 'PHOTO_TTL_OVER_SHARE_MS', 60 * MINUTE, 1000),
+    photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
+  };
+}
+
 /** Parses the environment; throws ConfigError with the variable's name on anything malformed. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
   const { dataDir, databaseUrl } = loadStoreConfig(env, cwd);
@@ -237,6 +316,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     // Mail attempts end within about a minute (SMTP socket timeout), webhooks within their timeout.
     deliveryLeaseMs: integer(env, 'DELIVERY_LEASE_MS', 5 * MINUTE, Math.max(webhookTimeoutMs, 1000) + 1000),
     webRoot,
+    studio: onOff(env, 'STUDIO', false),
     brandsDir: resolve(cwd, text(env, 'BRANDS_DIR', './brands')),
     schemasDir: schemasDirOf(env, cwd),
     apiBase: apiBase && httpUrl('API_BASE', apiBase, { originOnly: true }),
@@ -266,57 +346,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10),
     webhookCaFile: text(env, 'WEBHOOK_CA_FILE', ''),
     secretsEnv: env,
-    rateLimits: {
-      uploads: {
-        max: integer(env, 'RATE_LIMIT_UPLOADS', 30, 1),
-        windowMs: integer(env, 'RATE_LIMIT_UPLOADS_WINDOW_MS', MINUTE, 1000),
-      },
-      submits: {
-        max: integer(env, 'RATE_LIMIT_SUBMITS', 10, 1),
-        windowMs: integer(env, 'RATE_LIMIT_SUBMITS_WINDOW_MS', MINUTE, 1000),
-      },
-      formPosts: {
-        max: integer(env, 'RATE_LIMIT_FORM_POSTS', 60, 1),
-        windowMs: integer(env, 'RATE_LIMIT_FORM_POSTS_WINDOW_MS', MINUTE, 1000),
-      },
-    },
-    // Two 8000-character texts of 4-byte characters plus the short fields fit well within this.
-    jsonBodyLimitBytes: integer(env, 'JSON_BODY_LIMIT_BYTES', 128 * 1024, 1024),
-    // A 32 MB photo over a slow mobile uplink needs minutes; headers never do.
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 5 * MINUTE, 1000),
-    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000, 1000),
-    shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', 25_000, 0),
-    slowClients: {
-      // 8 kB/s over every 10 s: a 32 MB photo at 1 Mbit/s (125 kB/s) passes with room to spare.
-      minBodyBytesPerSecond: integer(env, 'MIN_BODY_BYTES_PER_S', 8 * 1024, 1),
-      windowMs: integer(env, 'MIN_BODY_RATE_WINDOW_MS', 10_000, 100),
-      // A browser opens at most 6 per host; an office behind one address has several. Off behind a proxy.
-      maxConnectionsPerClient: env.TRUST_PROXY?.trim() ? 0 : integer(env, 'MAX_CONNECTIONS_PER_CLIENT', 32, 0),
-    },
-    photoBudget: {
-      maxPixels: {
-        // 50 MP covers phones' high-resolution modes (8160×6120); screenshots stay far below 16 MP.
-        jpeg: integer(env, 'MAX_PHOTO_PIXELS', 51_000_000, 1),
-        png: integer(env, 'MAX_PNG_PIXELS', 16_000_000, 1),
-      },
-      timeoutSeconds: integer(env, 'PHOTO_DECODE_TIMEOUT_S', 10, 1),
-    },
-    photoDecoding: {
-      // libvips already spreads one decode over every core; more at once only adds memory.
-      concurrency: integer(env, 'PHOTO_DECODE_CONCURRENCY', 1, 1, 64),
-      perClient: integer(env, 'PHOTO_DECODE_PER_CLIENT', 4, 1),
-      total: integer(env, 'PHOTO_DECODE_QUEUE', 64, 1),
-    },
-    // Two phone photos re-encoded take about 10–20 MB; a client may start a few forms.
-    photoQuota: {
-      perClientBytes: integer(env, 'PHOTO_QUOTA_PER_CLIENT_MB', 100, 1) * MB,
-      // A /24 or /56 holds a household, an office or a small provider's customers: a few dozen clients' worth.
-      perNetworkBytes: integer(env, 'PHOTO_QUOTA_PER_NETWORK_MB', 500, 1) * MB,
-      totalBytes: integer(env, 'PHOTO_QUOTA_TOTAL_MB', 5 * 1024, 1) * MB,
-    },
-    photoTtlMs: integer(env, 'PHOTO_TTL_MS', 24 * 60 * MINUTE, 1000),
-    photoOverShareTtlMs: integer(env, 'PHOTO_TTL_OVER_SHARE_MS', 60 * MINUTE, 1000),
-    photoSweepIntervalMs: integer(env, 'PHOTO_SWEEP_INTERVAL_MS', 15 * MINUTE, 1000),
+    ...requestLimitsOf(env),
+    ...photoSettingsOf(env),
     retentionMs: integer(env, 'RETENTION_DAYS', 90, 1, 3650) * DAY,
     retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_MS', 60 * MINUTE, 1000),
     mailRetryBaseMs: integer(env, 'MAIL_RETRY_BASE_MS', 30_000, 10),

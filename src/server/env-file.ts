@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from './config';
+import { ConfigError } from './config-error';
 
 /**
  * Adds the settings of `.env` in the working directory (the project folder,

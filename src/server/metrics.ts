@@ -124,7 +124,7 @@ export class PortalMetrics {
   unclaimedPhotoQuota(read: () => Promise<number>): void {
     new Gauge({
       name: 'portal_unclaimed_photo_quota_ratio',
-      help: 'Unclaimed photos as a share of PHOTO_QUOTA_TOTAL_MB (all instances): past 0.8 /readyz warns, at 1 those of the network holding the most make room.',
+      help: 'Unclaimed photos as a share of PHOTO_QUOTA_TOTAL_MB (all instances): past 0.8 /readyz warns, at 1 those older than PHOTO_KEPT_FOR_FORM_MS make room, the fullest provider block first.',
       registers: [this.registry],
       async collect() {
         const ratio = await read().catch(() => undefined);

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type ServerConfig } from './config';
+import { loadConfig, type ServerConfig } from './config';
+import { ConfigError } from './config-error';
 import { loadEnvFile } from './env-file';
 import { isStoreUnavailable } from './storage/store-unavailable';
 import { exitOnSignals } from './shutdown';

@@ -6,10 +6,10 @@ import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { brandPaths as allBrandPaths, matchBrandRoute, pageTitle } from '../core/brands';
-import { App } from './app/app';
+import { App } from './app';
 import { assetUrl, brandModule, brandRoutes, loadBrand } from './app/brands';
 import { FormSeedContext } from './form/form-seed';
-import { i18n, languageCodes } from './i18n';
+import { languageCodes, translate } from './i18n';
 import { FALLBACK_LOCALE } from '../core/texts';
 import type { FormSeed } from '../core/form-seed';
 
@@ -51,11 +51,11 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
   const html = await new Response(prelude).text();
   const route = matchBrandRoute(new URL(url, 'http://portal.invalid').pathname, brandRoutes, languageCodes);
   if (!route) {
-    const t = i18n.getFixedT(FALLBACK_LOCALE);
+    const t = translate(FALLBACK_LOCALE);
     return { html, status: 404, title: t('notFound.documentTitle'), description: t('notFound.body'), lang: FALLBACK_LOCALE, preloadModules: [APP_MODULE] };
   }
   const brand = await loadBrand(route.brand.id);
-  const t = i18n.getFixedT(route.locale);
+  const t = translate(route.locale);
   // A page that comes back with a problem says so in its title, the first thing a screen reader announces.
   const problem = seed !== null && (seed.notice !== undefined || Object.keys(seed.errors).length > 0);
   return {
@@ -66,6 +66,6 @@ export async function render(url: string, seed: FormSeed | null = null): Promise
     favicon: assetUrl(brand.favicon),
     description: t('page.description', { brand: brand.name }),
     // The form's module is virtual (src/cli/vite/portal-data-modules.ts): the build's manifest names it by its id.
-    preloadModules: [APP_MODULE, 'src/web/pages/brand-page.tsx', brandModule(brand.id), `virtual:portal-form/${brand.variant}`],
+    preloadModules: [APP_MODULE, 'src/web/pages/brand-page.tsx', brandModule(brand.id), `virtual:portal-form/${brand.form}`],
   };
 }

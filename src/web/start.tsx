@@ -1,7 +1,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { App } from './app/app';
+import { App } from './app';
 import { FormSeedContext, readSeed } from './form/form-seed';
 
 const root = document.getElementById('root')!;

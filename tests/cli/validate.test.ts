@@ -18,7 +18,7 @@ describe('validateProject on the project (the spec\'s brands, the real schemas a
     expect(report.problems).toEqual([]);
     expect(report.brandCount).toBeGreaterThanOrEqual(6);
     // The spec's two forms; a form added as data is no problem either.
-    expect(report.variants).toEqual(expect.arrayContaining(['extended', 'simple']));
+    expect(report.forms).toEqual(expect.arrayContaining(['extended', 'simple']));
   });
 });
 

@@ -35,7 +35,7 @@ describe('a form revision', () => {
   const revision = formRevision(formModel('garden', schema, uiSchema), languages);
 
   it('keeps the form and, per language, only the texts about its fields, options, photos and name', () => {
-    expect(revisionModel(revision)).toMatchObject({ variant: 'garden', roles: { 'customer-email': 'mail' }, photos: [{ picker: 'picker', target: 'photo' }] });
+    expect(revisionModel(revision)).toMatchObject({ name: 'garden', roles: { 'customer-email': 'mail' }, photos: [{ picker: 'picker', target: 'photo' }] });
     expect(revision.texts.nl).toEqual({
       fields: { mail: 'E-mail', drive: 'Aandrijving', picker: 'Foto van de maaier' },
       options: { drive: { accu: 'Accu', petrol: 'Benzine' } },

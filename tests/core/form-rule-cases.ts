@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Brand, RepairFormData, Variant } from '../../src/core/types';
+import type { Brand, RepairFormData, FormName } from '../../src/core/types';
 import { SPEC_BRANDS_DIR } from '../support/data-folders';
 import { form, portal } from '../support/portal-data';
 import { sampleFormData } from '../support/sample-request';
 
 /** A brand of each of the spec's forms: Ilve types its brand, Kuppersbusch's is fixed. */
-const BRAND_OF: Record<Variant, string> = { simple: 'ilve', extended: 'kuppersbusch' };
+const BRAND_OF: Record<FormName, string> = { simple: 'ilve', extended: 'kuppersbusch' };
 
 /** The customer of the cases below: Schiphol, the Netherlands (where a postal code is 4 digits and 2 letters). */
 const CUSTOMER = {
@@ -20,7 +20,7 @@ const CUSTOMER = {
 };
 
 /** A complete, valid request of each of the spec's forms as the page holds it (photos already uploaded), made from the form's model. */
-export function validData(variant: Variant): RepairFormData {
+export function validData(variant: FormName): RepairFormData {
   const brand = JSON.parse(readFileSync(join(SPEC_BRANDS_DIR, `${BRAND_OF[variant]}.json`), 'utf8')) as Brand;
   return sampleFormData(form(variant), portal.rules, {
     brand,
@@ -36,13 +36,13 @@ export function validData(variant: Variant): RepairFormData {
 
 export interface RuleCase {
   name: string;
-  variants: Variant[];
+  variants: FormName[];
   patch: Record<string, unknown>;
   /** Field → expected nl messages per variant; {} = valid. */
-  expect: Partial<Record<Variant, Record<string, string[]>>>;
+  expect: Partial<Record<FormName, Record<string, string[]>>>;
 }
 
-const both: Variant[] = ['simple', 'extended'];
+const both: FormName[] = ['simple', 'extended'];
 const valid = { simple: {}, extended: {} };
 const one = (field: string, simple: string, extended: string) => ({
   simple: { [field]: [simple] },
@@ -151,7 +151,7 @@ export const ruleCases: RuleCase[] = [
 ];
 
 /** [field, limit] of §9; the simple form shows 'Maximaal {limit} tekens toegestaan'. */
-export const maxLengths: Record<Variant, [string, number][]> = {
+export const maxLengths: Record<FormName, [string, number][]> = {
   simple: [
     ['last_name', 80], ['street_name', 80], ['house_number_suffix', 10], ['postal_code', 10], ['city', 50],
     ['phone_number', 20], ['phone_number2', 20], ['brand', 80], ['type', 80], ['serial_number', 80],
@@ -164,12 +164,12 @@ export const maxLengths: Record<Variant, [string, number][]> = {
   ],
 };
 
-export const requiredFields: Record<Variant, string[]> = {
+export const requiredFields: Record<FormName, string[]> = {
   simple: ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'client_email', 'phone_number', 'brand', 'type', 'serial_number', 'purchase_date', 'description', 'upload_1', 'upload_2'],
   extended: ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'client_email', 'phone_number', 'description', 'upload_1', 'upload_2', 'isAkkoord'],
 };
 
-export function withPatch(variant: Variant, patch: Record<string, unknown>): RepairFormData {
+export function withPatch(variant: FormName, patch: Record<string, unknown>): RepairFormData {
   const data: Record<string, unknown> = { ...validData(variant), ...patch };
   for (const key of Object.keys(data)) if (data[key] === undefined) delete data[key];
   return data as RepairFormData;

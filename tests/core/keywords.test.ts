@@ -3,23 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { fieldErrors, type ValidationIssue } from '../../src/core/field-errors';
 import { createRepairAjv } from '../../src/core/keywords/repair-ajv';
 import { form, messages, portal } from '../support/portal-data';
-import type { Locale, RepairFormData, Variant } from '../../src/core/types';
+import type { Locale, RepairFormData, FormName } from '../../src/core/types';
 import { maxLengths, requiredFields, ruleCases, validData, withPatch } from './form-rule-cases';
 
 // The server's path: the runtime ajv with the same options, formats and keyword code as the page build.
 const aliases = { image1: 'upload_1', image2: 'upload_2' };
 const ajv = createRepairAjv(portal.rules);
 const compiled = Object.fromEntries(
-  (['simple', 'extended'] as Variant[]).map((variant) => [variant, ajv.compile(form(variant).schema)]),
-) as Record<Variant, ReturnType<Ajv['compile']>>;
+  (['simple', 'extended'] as FormName[]).map((variant) => [variant, ajv.compile(form(variant).schema)]),
+) as Record<FormName, ReturnType<Ajv['compile']>>;
 
-function errorsOf(variant: Variant, data: RepairFormData, locale: Locale = 'nl') {
+function errorsOf(variant: FormName, data: RepairFormData, locale: Locale = 'nl') {
   const validate = compiled[variant];
   validate(data);
   return fieldErrors((validate.errors ?? []) as ValidationIssue[], messages(variant, locale), aliases);
 }
 
-describe.each(['simple', 'extended'] as Variant[])('%s form rules (runtime ajv + shared keywords)', (variant) => {
+describe.each(['simple', 'extended'] as FormName[])('%s form rules (runtime ajv + shared keywords)', (variant) => {
   it('accepts a complete request', () => {
     expect(errorsOf(variant, validData(variant))).toEqual({});
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fieldErrors, type ValidationIssue } from '../../src/core/field-errors';
 import { createRepairAjv } from '../../src/core/keywords/repair-ajv';
 import { form, messages, portal } from '../support/portal-data';
-import type { RepairFormData, Variant } from '../../src/core/types';
+import type { RepairFormData, FormName } from '../../src/core/types';
 import { loadFormValidation } from '../../src/web/form/validation';
 import { withPatch } from './form-rule-cases';
 
@@ -14,22 +14,22 @@ import { withPatch } from './form-rule-cases';
  */
 const ajv = createRepairAjv(portal.rules);
 const server = Object.fromEntries(
-  (['simple', 'extended'] as Variant[]).map((variant) => {
+  (['simple', 'extended'] as FormName[]).map((variant) => {
     const validate = ajv.compile(form(variant).schema);
     return [variant, (data: RepairFormData) => (validate(data) ? {} : fieldErrors(validate.errors as ValidationIssue[], messages(variant)))];
   }),
-) as Record<Variant, (data: RepairFormData) => Record<string, string[]>>;
-const page: Record<Variant, Awaited<ReturnType<typeof loadFormValidation>>> = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
+) as Record<FormName, (data: RepairFormData) => Record<string, string[]>>;
+const page: Record<FormName, Awaited<ReturnType<typeof loadFormValidation>>> = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
 
-function judged(variant: Variant, field: string, value: string): string[] | undefined {
+function judged(variant: FormName, field: string, value: string): string[] | undefined {
   const data = withPatch(variant, { [field]: value });
   const onServer = server[variant](data)[field];
   expect(page[variant].validate(data, 'nl')[field], 'page and server agree').toEqual(onServer);
   return onServer;
 }
 
-const INVALID: Record<Variant, string[]> = { simple: ['Ongeldige tekens'], extended: ['Invalid characters'] };
-const REQUIRED: Record<Variant, string[]> = { simple: ['Dit veld is verplicht'], extended: ['This field is required'] };
+const INVALID: Record<FormName, string[]> = { simple: ['Ongeldige tekens'], extended: ['Invalid characters'] };
+const REQUIRED: Record<FormName, string[]> = { simple: ['Dit veld is verplicht'], extended: ['This field is required'] };
 
 /** Letters of scripts people write names in, some followed by the marks that build them. */
 const letter = fc.constantFrom(
@@ -64,7 +64,7 @@ const invisible = fc.constantFrom(
 /** What is not a letter or digit: spaces, punctuation, symbols, emoji. */
 const noLetterOrDigit = fc.constantFrom(...' .,-_\'"!?*/\\()[]{}<>@#$%&+=~^`|:;', '\u00a0', '\u3000', '…', '€', '😀', '👍🏽', '❤️', '→', '□');
 
-const variants = fc.constantFrom<Variant>('simple', 'extended');
+const variants = fc.constantFrom<FormName>('simple', 'extended');
 
 /** Any UTF-16 at all (lone surrogates too), whole graphemes, or a mix of the above. */
 const someText = fc.oneof(

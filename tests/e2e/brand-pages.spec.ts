@@ -74,7 +74,7 @@ describe('brand pages', () => {
           // The form in the page's language.
           expect((await page.textContent(`label[for="root_last_name"]`))?.trim()).toContain(t.fields.last_name);
           expect(await page.locator(field('description')).count()).toBe(1);
-          expect(await page.locator(field('install_date')).count()).toBe(brand.variant === 'extended' ? 1 : 0);
+          expect(await page.locator(field('install_date')).count()).toBe(brand.form === 'extended' ? 1 : 0);
 
           expect(problems.errors, 'console errors, hydration mismatches or CSP violations').toEqual([]);
         } finally {

@@ -18,13 +18,14 @@ describe('npm run dev follows the forms, texts and countries', () => {
   let dev: Running;
   let browser: Browser;
   let page: Page;
+  let devUrl: string;
   const file = (name: string) => join(project.dir, 'schemas', name);
 
   beforeAll(async () => {
     project = copyWholeProject();
     browser = await launchChromium();
     const port = await freePort();
-    const devUrl = `http://127.0.0.1:${port}`;
+    devUrl = `http://127.0.0.1:${port}`;
     dev = runNpm(project.dir, ['run', 'dev', '--', '--port', String(port), '--strictPort', '--host', '127.0.0.1']);
     await waitForUrl(devUrl, dev, 90_000);
     ({ page } = await openPage(browser));
@@ -101,5 +102,26 @@ describe('npm run dev follows the forms, texts and countries', () => {
     }
     await page.getByText('Serienummer', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('Kleur van het apparaat').count()).toBe(0);
+  });
+
+  // The studio's first load in `npm run dev` compiles its editors and live page: on a busy machine, tens of seconds.
+  it('opens the brand studio at /studio, over the files on disk as they are now', { timeout: 180_000 }, async () => {
+    const label = 'Achternaam (studio)';
+    const text = readFileSync(file('i18n/nl.json'), 'utf8');
+    writeFileSync(file('i18n/nl.json'), text.replace('"last_name": "Naam"', `"last_name": "${label}"`));
+    try {
+      const { page: studio } = await openPage(browser);
+      // React's development mode mounts twice: a picture's blob: URL must outlive that.
+      const failed: string[] = [];
+      studio.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
+      await studio.goto(`${devUrl}/studio`);
+      await studio.getByRole('button', { name: 'brands/ilve.json', exact: true }).click({ timeout: 60_000 });
+      await studio.locator('iframe').contentFrame().getByText(label, { exact: true }).waitFor({ timeout: 90_000 });
+      expect(await studio.getByRole('heading', { level: 1 }).textContent()).toMatch(/Brand studio|Merkstudio/);
+      await studio.locator('.editor-pane img').first().waitFor();
+      expect(failed).toEqual([]);
+    } finally {
+      writeFileSync(file('i18n/nl.json'), text);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_LOOKUP_DELAY_MS } from '../../src/core/address-lookup';
 import type { Locale } from '../../src/core/types';
 import {
+  CHOOSE_AGAIN_TEXT,
   CONFIRMATION_SENT_TEXT,
   REFERENCE_TEXT,
   SHORT_REFERENCE,
@@ -53,12 +54,12 @@ describe('empty submit shows the messages of each variant', () => {
   };
   for (const [brandId, locale] of [['teka', 'nl'], ['kuppersbusch', 'fr'], ['ilve', 'nl'], ['hanant', 'fr']] as [string, Locale][]) {
     const brand = brandById(brandId);
-    it(`${brandId} (${brand.variant}) ${locale}`, () =>
+    it(`${brandId} (${brand.form}) ${locale}`, () =>
       withPage(async (page) => {
         await openBrandPage(page, suite.portal.baseUrl, brandId, locale);
         await page.click(SUBMIT);
-        const required = message(brand.variant, locale, 'required');
-        for (const name of REQUIRED[brand.variant]) {
+        const required = message(brand.form, locale, 'required');
+        for (const name of REQUIRED[brand.form]) {
           if (name === 'isAkkoord') {
             expect.soft(await page.textContent('.field--isAkkoord'), 'terms checkbox shows its own error').toContain(required);
             continue;
@@ -71,7 +72,7 @@ describe('empty submit shows the messages of each variant', () => {
         // Optional fields stay quiet.
         for (const name of ['house_number_suffix', 'phone_number2']) expect(await page.locator(fieldError(name)).count()).toBe(0);
         const body = (await page.textContent('main')) ?? '';
-        if (brand.variant === 'extended') expect(body).toContain(SUMMARY_TEXT[locale]);
+        if (brand.form === 'extended') expect(body).toContain(SUMMARY_TEXT[locale]);
         else expect(body).not.toContain(SUMMARY_TEXT[locale]);
         // Nothing was sent.
         expect(suite.portal.storedRequests('@').length).toBe(0);
@@ -319,6 +320,31 @@ describe('submit', () => {
       });
       expect(payload).not.toHaveProperty('upload_1');
       await expect.poll(() => suite.portal.outboxMails(email).length, { timeout: 15_000, message: 'confirmation mail in the outbox' }).toBeGreaterThan(0);
+    }));
+
+  it('ilve nl: a photo the server no longer holds when the form is sent is marked "choose this photo again"; chosen again, the request is stored', () =>
+    withPage(async (page) => {
+      const brand = brandById('ilve');
+      const email = uniqueEmail('gone');
+      await openBrandPage(page, suite.portal.baseUrl, brand.id, 'nl', 'nl');
+      const names = await fillValidForm(page, brand, email, files);
+      // Its upload expired, or made room for others', while the form was open.
+      suite.portal.forgetPhoto(names[0]);
+      await page.click(SUBMIT);
+      const picker = '.field--photo:has(#root_upload_1)';
+      await expect.poll(() => page.textContent(picker)).toContain(CHOOSE_AGAIN_TEXT.nl);
+      expect(await page.textContent('main')).not.toContain(SUBMIT_ERROR_TEXT.nl);
+      expect(await page.getAttribute(field('upload_1'), 'aria-invalid')).toBe('true');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('root_upload_1');
+      expect(await page.inputValue(field('image1'))).toBe('');
+      expect(suite.portal.storedRequests(email)).toHaveLength(0);
+
+      const again = await uploadPhoto(page, photosOf(brand)[0], files[0]);
+      expect(again).not.toBe(names[0]);
+      expect(await page.textContent(picker)).not.toContain(CHOOSE_AGAIN_TEXT.nl);
+      await page.click(SUBMIT);
+      await expect.poll(() => page.textContent('main'), { timeout: 10_000 }).toContain(SUCCESS_TEXT.nl);
+      expect(suite.portal.storedRequests(email).map((r) => (r.payload as Record<string, unknown>).image1)).toEqual([again]);
     }));
 
   it('hanant fr: network failure, retry, success with the chosen brand; French mail', () =>

@@ -38,7 +38,7 @@ async function openChooserWithKeyboard(page: Page, id: string): Promise<FileChoo
  */
 async function completeWithKeyboard(page: Page, brand: Brand, email: string): Promise<string[]> {
   const values = validValues(brand, email);
-  const model = form(brand.variant);
+  const model = form(brand.form);
   const invisible: string[] = [];
   const photos = new Map(model.photos.map((photo, i): [string, { file: PhotoFile; target: string }] => [`root_${photo.picker}`, { file: files[i % files.length], target: field(photo.target) }]));
   const done = new Set<string>();

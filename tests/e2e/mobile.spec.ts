@@ -110,7 +110,7 @@ async function summaryBullets(page: Page): Promise<{ text: string; marker: Box; 
 }
 
 describe('mobile 360×740: the error summary', () => {
-  for (const brandId of BRANDS.filter((b) => b.variant === 'extended').map((b) => b.id)) {
+  for (const brandId of BRANDS.filter((b) => b.form === 'extended').map((b) => b.id)) {
     for (const locale of LOCALES) {
       it(`${brandId} ${locale}: each bullet sits on the first line of its item, also when the item wraps`, async () => {
         const { context, page } = await openPage(suite.browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });

@@ -78,7 +78,7 @@ describe('without JavaScript', () => {
     ['ilve', ['street_name', 'brand', 'type', 'purchase_date', 'upload_2']],
   ] as const) {
     const brand = brandById(brandId);
-    it(`${brandId} (${brand.variant}): a submit shows the variant's messages and keeps what was typed`, () =>
+    it(`${brandId} (${brand.form}): a submit shows the variant's messages and keeps what was typed`, () =>
       suite.withPage(async (page) => {
         const urls = recordUrls(page);
         await page.goto(`${suite.portal.baseUrl}/${brandId}/nl/be`);
@@ -88,19 +88,19 @@ describe('without JavaScript', () => {
         await page.click(SUBMIT);
         await page.waitForLoadState();
 
-        const need = message(brand.variant, 'nl', 'required');
+        const need = message(brand.form, 'nl', 'required');
         for (const name of required) {
           if (brandId === 'ilve' && name === 'last_name') continue;
           const shown = name === 'isAkkoord' ? page.locator('.field--isAkkoord') : page.locator(fieldError(name));
           expect(await shown.textContent({ timeout: 10_000 }), name).toContain(need);
         }
-        expect(await page.locator(fieldError('postal_code')).textContent({ timeout: 10_000 })).toContain(message(brand.variant, 'nl', 'postalCode'));
+        expect(await page.locator(fieldError('postal_code')).textContent({ timeout: 10_000 })).toContain(message(brand.form, 'nl', 'postalCode'));
         expect(await page.inputValue(field('postal_code'))).toBe('12');
         expect(await page.inputValue(field('phone_number'))).toBe('+32 470 12 34 56');
         if (brandId === 'ilve') expect(await page.inputValue(field('last_name'))).toBe('Peeters');
         expect(await page.getAttribute(field('street_name'), 'aria-invalid')).toBe('true');
         const main = (await page.textContent('main')) ?? '';
-        if (brand.variant === 'extended') expect(main).toContain(SUMMARY_TEXT.nl);
+        if (brand.form === 'extended') expect(main).toContain(SUMMARY_TEXT.nl);
         else expect(main).not.toContain(SUMMARY_TEXT.nl);
         expect(await violations(page), 'error page').toEqual([]);
         expect(suite.portal.storedRequests('+32 470 12 34 56')).toHaveLength(0);

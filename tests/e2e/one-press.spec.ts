@@ -36,20 +36,20 @@ const CASES = [
 describe('one press of Verzenden after an invalid value', () => {
   for (const c of CASES) {
     const brand = brandById(c.brandId);
-    it(`${c.brandId} (${brand.variant}): every error shows after one press`, () =>
+    it(`${c.brandId} (${brand.form}): every error shows after one press`, () =>
       suite.withPage(async (page) => {
         await openBrandPage(page, suite.portal.baseUrl, c.brandId, 'nl', 'be');
         await page.locator(field(c.name)).fill(c.invalid);
         // The error appearing pushes the button down.
         await pressOnce(page, SUBMIT, 'top');
-        const required = message(brand.variant, 'nl', 'required');
+        const required = message(brand.form, 'nl', 'required');
         expect(await page.locator(fieldError('last_name')).textContent({ timeout: 5_000 })).toContain(required);
-        expect(await page.locator(fieldError(c.name)).textContent()).toContain(message(brand.variant, 'nl', c.key));
+        expect(await page.locator(fieldError(c.name)).textContent()).toContain(message(brand.form, 'nl', c.key));
         expect(await page.locator(fieldError('description')).textContent()).toContain(required);
-        if (brand.variant === 'extended') expect(await page.textContent('main')).toContain(SUMMARY_TEXT.nl);
+        if (brand.form === 'extended') expect(await page.textContent('main')).toContain(SUMMARY_TEXT.nl);
       }, TALL));
 
-    it(`${c.brandId} (${brand.variant}): a corrected value is sent with one press`, () =>
+    it(`${c.brandId} (${brand.form}): a corrected value is sent with one press`, () =>
       suite.withPage(async (page) => {
         await openBrandPage(page, suite.portal.baseUrl, c.brandId, 'nl', 'be');
         const email = uniqueEmail(`press-${c.brandId}`);

@@ -29,7 +29,7 @@ const VARIANTS = [
 ] as const;
 
 describe.each(VARIANTS)('$brandId', ({ brandId, required, invalid }) => {
-  const { variant } = brandById(brandId);
+  const { form: variant } = brandById(brandId);
 
   it(`${variant} form: Verzenden on an empty form shows each field's message${variant === 'extended' ? ' and the summary' : ''}`, () =>
     suite.withPage(async (page) => {

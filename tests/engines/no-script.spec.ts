@@ -33,7 +33,7 @@ describe.each([
 ])('$brandId', ({ brandId, required }) => {
   const brand = brandById(brandId);
 
-  it(`${brand.variant} form: a post shows the messages and keeps what was typed`, () =>
+  it(`${brand.form} form: a post shows the messages and keeps what was typed`, () =>
     suite.withPage(async (page) => {
       await page.goto(`${suite.portal.baseUrl}/${brandId}/nl/be`);
       expect(await page.evaluate(() => Object.keys(document.querySelector('form')!).some((k) => k.startsWith('__react'))), 'no script ran').toBe(false);
@@ -41,23 +41,23 @@ describe.each([
       await page.fill(field('postal_code'), '12');
       await page.click(SUBMIT);
       await waitUntil(() => page.count(fieldError('street_name')), 'the answer page with its messages');
-      const need = message(brand.variant, 'nl', 'required');
+      const need = message(brand.form, 'nl', 'required');
       for (const name of required) expect(await page.text(fieldError(name)), name).toContain(need);
-      expect(await page.text(fieldError('postal_code'))).toContain(message(brand.variant, 'nl', 'postalCode'));
+      expect(await page.text(fieldError('postal_code'))).toContain(message(brand.form, 'nl', 'postalCode'));
       expect(await page.value(field('last_name'))).toBe('Peeters');
       expect(await page.value(field('postal_code'))).toBe('12');
       expect(await page.attribute(field('street_name'), 'aria-invalid')).toBe('true');
-      if (brand.variant === 'extended') expect(await page.text('main')).toContain(SUMMARY_TEXT.nl);
+      if (brand.form === 'extended') expect(await page.text('main')).toContain(SUMMARY_TEXT.nl);
       else expect(await page.text('main')).not.toContain(SUMMARY_TEXT.nl);
       expect(suite.portal.storedRequests('Peeters')).toHaveLength(0);
     }));
 
-  it(`${brand.variant} form: complete with two photos, stored and confirmed`, () =>
+  it(`${brand.form} form: complete with two photos, stored and confirmed`, () =>
     suite.withPage(async (page) => {
       const email = uniqueEmail(`${suite.engine}-noscript-${brandId}`);
       await page.goto(`${suite.portal.baseUrl}/${brandId}/nl/be`);
       await fillValues(page, validValues(brand, email));
-      const model = form(brand.variant);
+      const model = form(brand.form);
       for (const name of model.fieldOrder) if (controlOf(model, brand, name) === 'check') await page.click(field(name));
       for (const [i, photo] of model.photos.entries()) await page.upload(field(photo.picker), [i % 2 === 0 ? files.jpeg : files.png]);
       await page.click(SUBMIT);

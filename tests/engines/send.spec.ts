@@ -23,7 +23,7 @@ describe.each([
 ] as [string, Locale][])('%s (%s)', (brandId, locale) => {
   const brand = brandById(brandId);
 
-  it(`${brand.variant} form: filled with two photos, sent, stored and confirmed`, () =>
+  it(`${brand.form} form: filled with two photos, sent, stored and confirmed`, () =>
     suite.withPage(async (page) => {
       const email = uniqueEmail(`${suite.engine}-${brandId}`);
       await openForm(page, suite.portal.baseUrl, brandId, locale, 'be');
@@ -45,7 +45,7 @@ describe.each([
       await expect.poll(() => suite.portal.outboxMails(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
     }));
 
-  it(`${brand.variant} form: the address lookup fills street and city for the Netherlands`, () =>
+  it(`${brand.form} form: the address lookup fills street and city for the Netherlands`, () =>
     suite.withPage(async (page) => {
       const address = KNOWN_ADDRESSES[0];
       await openForm(page, suite.portal.baseUrl, brandId, locale, 'nl');

@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { buildApp, type AppOptions } from '../../src/server/app';
+import { MAIL_FOLDER, mailFileName } from '../../src/server/storage/mail-copies';
 import { loadConfig, type ServerConfig } from '../../src/server/config';
 import { probeDatabase, type DatabaseProbe } from '../support/database-probe';
 import { makeWebRoot } from '../support/web-root';
@@ -164,6 +165,28 @@ export async function until<T>(probe: () => T | undefined | Promise<T | undefine
 export async function storedPhotoNames(server: TestServer): Promise<string[]> {
   if (server.sql.dialect === 'postgres') return (await server.sql.all<{ name: string }>('SELECT name FROM photos')).map((r) => r.name).sort();
   return readdirSync(join(server.dataDir, 'photos')).filter((f) => !f.startsWith('.')).sort();
+}
+
+/**
+ * The mails a server without SMTP_URL kept, wherever its backend keeps them (storage's MailCopies):
+ * .eml files in DATA_DIR/outbox with SQLite, rows of mail_copies with PostgreSQL; each by its file name.
+ */
+export async function keptMails(server: Pick<TestServer, 'sql' | 'dataDir'>): Promise<{ name: string; eml: Buffer }[]> {
+  if (server.sql.dialect === 'postgres') {
+    const rows = await server.sql.all<{ message_id: string; eml: Buffer }>('SELECT message_id, eml FROM mail_copies ORDER BY outbox_id');
+    return rows.map((r) => ({ name: mailFileName(r.message_id), eml: r.eml }));
+  }
+  const folder = join(server.dataDir, MAIL_FOLDER);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((name) => ({ name, eml: readFileSync(join(folder, name)) }));
+}
+
+/** A kept mail by its file name (`<reference>.<kind>.eml`); undefined until it is kept. */
+export async function keptMail(server: Pick<TestServer, 'sql' | 'dataDir'>, name: string): Promise<Buffer | undefined> {
+  return (await keptMails(server)).find((m) => m.name === name)?.eml;
 }
 
 /** One number from a COUNT query on the server's database. */

@@ -1,14 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BACKEND } from '../support/backend';
+import { BACKEND, backendEnv } from '../support/backend';
+import { probeDatabase } from '../support/database-probe';
 import { SPEC_DATA_ENV } from '../support/data-folders';
 import { freePort } from '../support/free-port';
 import { makeWebRoot } from '../support/web-root';
 import { buildApp } from '../../src/server/app';
-import { buildTestApp, injectSubmit, injectUpload, png, simpleRequest } from './helpers';
+import { buildTestApp, injectSubmit, injectUpload, png, simpleRequest, testConfig } from './helpers';
 
 const root = mkdtempSync(join(tmpdir(), 'start-errors-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -49,6 +50,43 @@ describe('a restored backup without DATA_DIR/photo-url.key', () => {
       await expect(buildApp(server.config)).rejects.toThrow(/photo-url\.key is missing but the database holds requests: restore it from the backup/);
     } finally {
       await server.dispose();
+    }
+  });
+});
+
+/** What this process still holds of the database: SQLite, its open files; PostgreSQL, the other sessions on it. */
+async function heldOpen(config: { dataDir: string; databaseUrl: string }): Promise<number> {
+  if (!config.databaseUrl) {
+    const links = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    return links.filter((link) => link.startsWith(config.dataDir)).length;
+  }
+  const probe = probeDatabase(config);
+  try {
+    const rows = await probe.all<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    return Number(rows[0]!.n);
+  } finally {
+    await probe.close();
+  }
+}
+
+describe('a start that fails after the database was opened', () => {
+  it('says why and leaves nothing of the database open (here: DATA_DIR/photos is a file)', async () => {
+    const backend = await backendEnv();
+    const dir = mkdtempSync(join(root, 'photos-a-file-'));
+    const config = testConfig(dir, backend.env);
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(join(config.dataDir, 'photos'), 'a file where the folder of photos belongs');
+    try {
+      await expect(buildApp(config)).rejects.toThrow(/photos/);
+      await expect.poll(() => heldOpen(config), { timeout: 5_000 }).toBe(0);
+    } finally {
+      await backend.drop();
     }
   });
 });

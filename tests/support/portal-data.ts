@@ -1,6 +1,6 @@
 import { messageTable, type MessageTable } from '../../src/core/field-errors';
 import type { FormModel } from '../../src/core/form-model';
-import type { Locale, Variant } from '../../src/core/types';
+import type { Locale, FormName } from '../../src/core/types';
 import { loadPortalData } from '../../src/server/portal-data';
 import { SPEC_SCHEMAS_DIR } from './data-folders';
 
@@ -8,12 +8,12 @@ import { SPEC_SCHEMAS_DIR } from './data-folders';
 export const portal = loadPortalData(SPEC_SCHEMAS_DIR);
 
 /** A form of the spec's (extended, simple). */
-export function form(variant: Variant): FormModel {
+export function form(variant: FormName): FormModel {
   const found = portal.forms.get(variant);
   if (!found) throw new Error(`no form ${variant} in ${SPEC_SCHEMAS_DIR}/forms`);
   return found;
 }
 
-export function messages(variant: Variant, locale: Locale = 'nl'): MessageTable {
+export function messages(variant: FormName, locale: Locale = 'nl'): MessageTable {
   return messageTable(portal.languages, variant, locale);
 }

@@ -139,7 +139,7 @@ export function sampleRequest(model: FormModel, rules: RuleData, options: Sample
     const wrong = [...fieldsIn(issues)].filter((name) => tried.has(name));
     const next = wrong.filter((name) => tried.get(name)! + 1 < choices.get(name)!.length);
     if (next.length === 0) {
-      throw new Error(`sampleRequest: no value made for the ${model.variant} form is accepted: ${JSON.stringify(issues.map((i) => [i.instancePath, i.keyword, i.params]))}`);
+      throw new Error(`sampleRequest: no value made for the ${model.name} form is accepted: ${JSON.stringify(issues.map((i) => [i.instancePath, i.keyword, i.params]))}`);
     }
     for (const name of next) tried.set(name, tried.get(name)! + 1);
   }

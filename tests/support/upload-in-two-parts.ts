@@ -2,8 +2,11 @@ import { request } from 'node:http';
 
 /**
  * Uploads `photo` to the portal at `port` as a slow client does: the first
- * bytes now, the rest 400 ms later; `between` runs 100 ms after the first
- * part, once the server is reading the request (to stop it meanwhile).
+ * bytes, then the rest 400 ms later; `between` runs 100 ms after the first
+ * part (to stop the server meanwhile). The body waits for the server's
+ * "100 Continue", so `between` never runs before the server has accepted the
+ * connection and read the head: on a loaded machine a fixed delay alone could
+ * stop the server while the connection still sat in its accept queue.
  */
 export function uploadInTwoParts(port: string | number, photo: Buffer, between: () => void): Promise<{ status: number; body: string }> {
   const boundary = 'b0undary';
@@ -16,7 +19,11 @@ export function uploadInTwoParts(port: string | number, photo: Buffer, between: 
         port,
         path: '/api/forms/images',
         method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + photo.length + tail.length },
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + photo.length + tail.length,
+          expect: '100-continue',
+        },
       },
       (res) => {
         let body = '';
@@ -25,8 +32,11 @@ export function uploadInTwoParts(port: string | number, photo: Buffer, between: 
       },
     );
     req.on('error', reject);
-    req.write(Buffer.concat([head, photo.subarray(0, 50)]));
-    setTimeout(between, 100);
-    setTimeout(() => req.end(Buffer.concat([photo.subarray(50), tail])), 400);
+    req.once('continue', () => {
+      req.write(Buffer.concat([head, photo.subarray(0, 50)]));
+      setTimeout(between, 100);
+      setTimeout(() => req.end(Buffer.concat([photo.subarray(50), tail])), 400);
+    });
+    req.flushHeaders();
   });
 }

@@ -1,63 +1,14 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DATA_LAYOUT } from '../validate/portal-facts';
-
-export interface NewLanguageRequest {
-  root: string;
-  /** The ISO 639-1 code: the file's name, and the pages' /<brand>/<code>/<country>. */
-  code: string;
-  /** Its own name, as the language switch shows it; default: what Intl calls it in itself ("Deutsch"). */
-  name?: string;
-  /** The locale its dates are written in; default: the code with its most likely country ("de-DE"). */
-  intl?: string;
-}
+import { planNewLanguage, type NewLanguageRequest } from '../../core/validate/index.ts';
+import { diskFiles } from '../../server/disk-files.ts';
+import { writeNewFiles } from '../write-new-files.ts';
 
 /** The file made and what went into it, or why nothing was made. */
 export type NewLanguageResult = { ok: true; file: string; name: string; intl: string } | { ok: false; message: string };
 
-/** Where the rules of a language file are, as its $schema says it (editors read it). */
-const LANGUAGE_SCHEMA = '../language.schema.json';
-
-/**
- * Starts schemas/i18n/<code>.json with only what must be chosen: the
- * language's own name and its date locale. Every text it does not have yet
- * falls back to Dutch, and npm run validate counts them, so nothing
- * untranslated hides as a Dutch copy. Never overwrites a file.
- */
-export function newLanguage({ root, code, name, intl }: NewLanguageRequest): NewLanguageResult {
-  if (!/^[a-z]{2,3}$/.test(code)) {
-    const lower = code.toLowerCase();
-    const hint = /^[a-z]{2,3}$/.test(lower) ? ` Use "${lower}".` : '';
-    return { ok: false, message: `"${code}" is not a language code: use the two lower-case letters of ISO 639-1, e.g. de for German.${hint}` };
-  }
-  const file = join(root, DATA_LAYOUT.i18nDir, `${code}.json`);
-  const shown = `${DATA_LAYOUT.i18nDir}/${code}.json`;
-  if (existsSync(file)) return { ok: false, message: `${shown} already exists: the language "${code}" is there. Edit that file.` };
-  const ownName = name ?? nameInItself(code);
-  if (!ownName) return { ok: false, message: `the language "${code}" has no name this command knows: give it with --name, as its speakers write it (e.g. --name "Deutsch").` };
-  const locale = intl ?? likelyLocale(code);
-  if (!validLocale(locale)) return { ok: false, message: `"${locale}" is not a locale dates can be written in: give one such as de-BE (language, then country) with --intl.` };
-  const data = { $schema: LANGUAGE_SCHEMA, language: { name: ownName, intl: locale } };
-  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`, { flag: 'wx' });
-  return { ok: true, file: shown, name: ownName, intl: locale };
-}
-
-/** "Deutsch" for de: the language's name in itself, capitalised as a name; undefined when Intl does not know it. */
-function nameInItself(code: string): string | undefined {
-  const named = new Intl.DisplayNames([code], { type: 'language', fallback: 'none' }).of(code);
-  return named ? named.charAt(0).toLocaleUpperCase(code) + named.slice(1) : undefined;
-}
-
-/** The code with the country it is most likely written in ("de" → "de-DE"); the code alone when none is known. */
-function likelyLocale(code: string): string {
-  const region = new Intl.Locale(code).maximize().region;
-  return region ? `${code}-${region}` : code;
-}
-
-function validLocale(locale: string): boolean {
-  try {
-    return Intl.DateTimeFormat.supportedLocalesOf([locale]).length > 0;
-  } catch {
-    return false;
-  }
+/** Starts schemas/i18n/<code>.json in the project at root, as core plans it; never overwrites a file. */
+export function newLanguage({ root, ...request }: NewLanguageRequest & { root: string }): NewLanguageResult {
+  const plan = planNewLanguage(diskFiles(root), request);
+  if (!plan.ok) return plan;
+  writeNewFiles(root, plan.files);
+  return { ok: true, file: plan.file, name: plan.name, intl: plan.intl };
 }

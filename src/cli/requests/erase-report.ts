@@ -8,15 +8,17 @@ const WHAT: Record<keyof ErasureReport, string> = {
   mailsToThem: 'mails to them about other requests (table outbox)',
   requestsNamingThem: 'other requests naming them as dealer, address taken out (table requests)',
   deliveriesQuotingThem: 'deliveries of those quoting the address, rewritten (table outbox)',
-  mailFiles: 'mail files removed (.eml in DATA_DIR/outbox)',
+  mailFiles: 'mails kept without SMTP, removed',
 };
 
 /**
  * The erasure's report: one line per count, and nothing of the person (an
- * erasure's record must not itself hold the data it erased).
+ * erasure's record must not itself hold the data it erased). `copies`: where
+ * mails kept without SMTP are (.eml files in a folder, or a table).
  */
-export function eraseReport(counts: ErasureReport, store: string): string[] {
-  const rows = (Object.keys(WHAT) as (keyof ErasureReport)[]).map((key) => [WHAT[key], counts[key]] as const);
+export function eraseReport(counts: ErasureReport, store: string, copies: string): string[] {
+  const label = (key: keyof ErasureReport) => (key === 'mailFiles' ? `${WHAT[key]} (${copies})` : WHAT[key]);
+  const rows = (Object.keys(WHAT) as (keyof ErasureReport)[]).map((key) => [label(key), counts[key]] as const);
   const width = Math.max(...rows.map(([label]) => label.length));
   const digits = Math.max(...rows.map(([, n]) => String(n).length));
   const total = rows.reduce((sum, [, n]) => sum + n, 0);

@@ -1,6 +1,6 @@
 import type { FormModel } from '../../core/form-model';
 import { findText } from '../../core/texts';
-import { fieldLabel, languageName, requestValue, type RequestWords } from '../../server/delivery/mail/request-words';
+import { fieldLabel, languageName, requestValue, type RequestWords } from '../../core/request-words';
 import type { RequestForm } from '../../server/revisions/form-revisions';
 import type { StoredRequest } from '../../server/storage/records';
 
@@ -94,18 +94,28 @@ export class ExportColumns {
 export type SheetCell = string | number | undefined;
 
 /**
- * A CSV cell as OWASP advises against CSV injection: a cell starting with
- * = + - @ tab or CR gets a leading apostrophe, so a spreadsheet shows it as
- * text (a phone number +31… reads as '+31…), and every cell is quoted.
+ * What starts a formula for some spreadsheet: = + - @ (also their full-width forms, which some read as
+ * the same), tab or CR, behind any run of blanks a spreadsheet may skip first (spaces of every width, a
+ * no-break space, zero-width ones, a byte-order mark, line breaks).
+ */
+const FORMULA_START = /^[\s\u180e\u200b-\u200d\u2060\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20\t\r]/u;
+
+/**
+ * A CSV cell as OWASP advises against CSV injection: a cell that starts a
+ * formula (FORMULA_START) gets a leading apostrophe, so a spreadsheet shows
+ * it as text (a phone number +31… reads as '+31…), and every cell is quoted.
  */
 export function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '""';
   let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-/** A stored request as one record for scripts (JSON lines): the portal's keys, and the request's fields as stored under `request`. */
+/**
+ * A stored request as one record for scripts (JSON lines): the portal's keys (the form under `variant`, the key
+ * scripts already read), and the request's fields as stored under `request`.
+ */
 export function exportRecord(row: StoredRequest, createdAt: (ms: number) => string): Record<string, unknown> {
   return {
     reference: row.reference,

@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import { MAIL_SPOOL_DIR, renameLegacyMails } from '../../server/delivery/mail/transport';
 import { openStorage } from '../../server/storage/open-storage';
 import type { Storage } from '../../server/storage/port';
 import type { PhotoRow, StoredRequest } from '../../server/storage/records';
@@ -42,9 +40,9 @@ export async function migrateToPostgres(options: MigrateOptions): Promise<number
         console.error(`${source.description} → ${target.description}`);
         const files = await checkPhotoFiles(source, options.allowMissingPhotos);
         const started = Date.now();
-        await renameMailFiles(options.dataDir);
         const missing = new Set(files.missing.map((p) => p.name));
         await moveRequests(source, target, missing);
+        await moveMailFiles(target);
         await moveUnclaimedPhotos(source, target, missing);
         console.error(`moved in ${((Date.now() - started) / 1000).toFixed(1)} s; verifying`);
         return (await verify(source.transfer, target.transfer, files)) ? 0 : 1;
@@ -81,12 +79,13 @@ async function openTarget({ dataDir, databaseUrl }: MigrateOptions): Promise<Sto
 }
 
 /**
- * Mail files named by their SQLite outbox id would name other people's rows once the ids change: they
- * are named by their Message-ID, which moves with the rows, before anything moves.
+ * The mails SQLite's server kept as .eml files in DATA_DIR/outbox go into the database with their rows
+ * (PostgreSQL keeps them there, where erasure run from anywhere reaches them), found by their Message-ID:
+ * the rows' ids change, message ids do not. Those whose mail is no longer stored are removed.
  */
-async function renameMailFiles(dataDir: string): Promise<void> {
-  const renamed = await renameLegacyMails(join(dataDir, MAIL_SPOOL_DIR));
-  if (renamed > 0) console.error(`mail files: ${renamed} renamed by their Message-ID (their outbox ids change)`);
+async function moveMailFiles(target: Storage): Promise<void> {
+  const { moved, removed } = await target.mailCopies.tidy();
+  if (moved + removed > 0) console.error(`mail files: ${moved} moved into the database (${target.mailCopies.place}) by their Message-ID, ${removed} of mails no longer stored removed`);
 }
 
 /** Finds photo rows whose file is gone before anything moves: refused unless allowed, and listed either way. */

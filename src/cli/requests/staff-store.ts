@@ -1,4 +1,5 @@
-import { ConfigError, loadStoreConfig, portalTimeZone, schemasDirOf, type StoreConfig } from '../../server/config';
+import { loadStoreConfig, portalTimeZone, schemasDirOf, type StoreConfig } from '../../server/config';
+import { ConfigError } from '../../server/config-error';
 import { loadEnvFile } from '../../server/env-file';
 import { openStorage } from '../../server/storage/open-storage';
 import { loadPortalData, type PortalData } from '../../server/portal-data';

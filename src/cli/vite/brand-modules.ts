@@ -48,7 +48,7 @@ export const brandRoutes = (root: string, folders: DataFolders): Plugin =>
  * addresses, webhook URL) is the server's business, `notes` are the brand
  * author's, and the theme arrives as CSS (virtual:brand-themes.css).
  */
-const PAGE_FIELDS = ['id', 'name', 'variant', 'countries', 'locales', 'logo', 'favicon', 'header', 'footer', 'privacyPolicy', 'brandField'] as const satisfies readonly (keyof Brand)[];
+const PAGE_FIELDS = ['id', 'name', 'form', 'countries', 'locales', 'logo', 'favicon', 'header', 'footer', 'privacyPolicy', 'brandField'] as const satisfies readonly (keyof Brand)[];
 
 /** The page gets brand files with only the fields it renders (PAGE_FIELDS). */
 export function brandFilesForThePage(brandsDir: string): Plugin {
@@ -64,7 +64,7 @@ export function brandFilesForThePage(brandsDir: string): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!id.startsWith(folder) || !id.endsWith('.json')) return undefined;
-      // Its form under the file's key "form" (or the former "variant"), as the page's Brand calls it: variant.
+      // Its form under "form", also for a file that still uses the key's former name.
       const brand = brandFromFile(JSON.parse(code) as Record<string, unknown>) as unknown as Record<string, unknown>;
       return { code: JSON.stringify(Object.fromEntries(fields.filter((k) => k in brand).map((k) => [k, brand[k]]))), map: null };
     },

@@ -8,7 +8,7 @@
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import { repairAjvOptions } from '../../core/ajv-options.ts';
 import type { FormModel } from '../../core/form-model.ts';
-import type { FormSchema } from '../../core/form-schema.ts';
+import { pageSchema, pageUiSchema } from '../../core/page-form.ts';
 import { addRepairRules, type RuleData } from '../../core/keywords/index.ts';
 
 /**
@@ -33,34 +33,15 @@ export function toEsm(cjs: string, header = ''): string {
   return `// Made by src/cli/vite/form-modules.ts from the form files.\n${header}${imports.join('\n')}\n${body}\nexport const validators = { ${entries.join(', ')} };\n`;
 }
 
-/** Annotations the page never reads (labels come from the language files; personal data concerns the server's log). */
-const NOT_FOR_THE_PAGE = new Set(['title', 'description', '$comment', '$schema', 'personal']);
-
-/** The schema as the page validates and renders it: every rule, without the annotations it never reads. */
-export function pageSchema(schema: FormSchema): FormSchema {
-  // A schema node's annotations go; the names under `properties` are fields (one is called description).
-  const strip = (node: unknown, names = false): unknown => {
-    if (Array.isArray(node)) return node.map((item) => strip(item));
-    if (node === null || typeof node !== 'object') return node;
-    return Object.fromEntries(
-      Object.entries(node)
-        .filter(([key]) => names || !NOT_FOR_THE_PAGE.has(key))
-        .map(([key, value]) => [key, key === 'enum' || key === 'const' ? value : strip(value, !names && key === 'properties')]),
-    );
-  };
-  return strip(schema) as FormSchema;
-}
-
 /**
- * One module per variant holding its validator, its assembled schema
- * (shared definitions in, countries and languages filled: server/portal-data.ts;
+ * One module per form holding its validator, its assembled schema
+ * (shared definitions in, countries and languages filled: core/portal-data.ts;
  * without what the page never reads) and its uiSchema, so a page loads only its
  * own form. Not verbose: errors carry params only, and verbose output would
  * embed copies of the schema.
  */
 export function compileVariant(model: Pick<FormModel, 'schema' | 'uiSchema'>, rules: RuleData): string {
-  // Its $schema names the rules editors read (schemas/form-ui.schema.json): nothing the page needs.
-  const { $schema: _editorRules, ...uiSchema } = model.uiSchema;
+  const uiSchema = pageUiSchema(model.uiSchema);
   const schema = pageSchema(model.schema);
   const cjs = compileSchemaValidatorsCode(schema as never, {
     ajvOptionsOverrides: { ...repairAjvOptions, verbose: false },

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
-import { languageCodes } from '../../server/portal-data.ts';
+import { languageCodes } from '../../core/portal-data.ts';
+import { diskFiles } from '../../server/disk-files.ts';
 import { checkedPortalData, dataFiles, type DataFolders } from '../checked-project.ts';
 import { compileVariant } from './form-modules.ts';
 import { forThePage } from './page-texts.ts';
@@ -47,7 +48,7 @@ export function portalDataModules(root: string, folders: DataFolders): Plugin {
       for (const file of dataFiles(root, folders)) this.addWatchFile(file);
       const { schemasDir } = folders;
       if (source === DATA_MODULES.languages) {
-        const files = Object.fromEntries(languageCodes(schemasDir).map((code) => [code, forThePage(readJson(join(schemasDir, 'i18n', `${code}.json`)))]));
+        const files = Object.fromEntries(languageCodes(diskFiles(schemasDir), '').map((code) => [code, forThePage(readJson(join(schemasDir, 'i18n', `${code}.json`)))]));
         return `export default ${JSON.stringify(files)};`;
       }
       if (source === DATA_MODULES.countries) return `export default ${JSON.stringify(forThePage(readJson(join(schemasDir, 'countries.json'))))};`;

@@ -8,8 +8,8 @@ import type { NewRequest, QueuedDelivery, SubmitOutcome, WriteOutcome } from '..
 
 export interface Submission {
   brand: string;
-  /** The brand's form: its variant is stored with the request, its photo fields say which photos the request claims. */
-  model: Pick<FormModel, 'variant' | 'photos'>;
+  /** The brand's form: its name is stored with the request, its photo fields say which photos the request claims. */
+  model: Pick<FormModel, 'name' | 'photos'>;
   /** The revision of that form (revisions/form-revisions.ts), stored with the request. */
   formRevision: string;
   locale: Locale;
@@ -72,7 +72,7 @@ export class RequestStore {
       const reference = this.references();
       const outcome = await this.commits.submit({
         brand: s.brand,
-        variant: s.model.variant,
+        variant: s.model.name,
         formRevision: s.formRevision,
         locale: s.locale,
         payload: JSON.stringify(s.payload),

@@ -29,6 +29,11 @@ export interface Submit {
   body: unknown;
   /** The page's language when the request does not carry one. */
   locale: Locale;
+  /**
+   * The route judged it already as a whole form (a form posted without scripts: form/judgeForm over the
+   * form's data, of which `body` is shapeRequest's), so it is not judged again here.
+   */
+  judged?: boolean;
   /** As sent; judged here (idempotency-key.ts). */
   idempotencyKey?: unknown;
   /** Who sent it (clientKey of the address): its share of the brand's mail cap. */
@@ -61,7 +66,7 @@ export interface IntakeParts {
 
 /**
  * Taking in a repair request, whichever way it came (routes/forms.ts,
- * routes/no-script-form.ts): judged by the brand's variant schema as the
+ * routes/no-script-form.ts): judged by the brand's form's schema as the
  * page judges it, stored with its photos claimed and its deliveries (the
  * customer's and dealer's mails, the desk's mail, the webhook) queued, once
  * per Idempotency-Key; the customer's and dealer's mails within the brand's
@@ -72,10 +77,10 @@ export interface IntakeParts {
 export class Intake {
   constructor(private readonly parts: IntakeParts) {}
 
-  async submit({ brand, body, locale: pageLocale, idempotencyKey: rawKey, client, admit }: Submit): Promise<SubmitResult> {
+  async submit({ brand, body, locale: pageLocale, judged = false, idempotencyKey: rawKey, client, admit }: Submit): Promise<SubmitResult> {
     const key = idempotencyKey(rawKey);
     if (!key.ok) return { kind: 'bad-key' };
-    const verdict = this.parts.validator.check(brand, body, pageLocale);
+    const verdict = judged ? this.parts.validator.judged(brand, body, pageLocale) : this.parts.validator.check(brand, body, pageLocale);
     if (!verdict.ok) {
       // The same request sent again after its form changed (a retry, a reload) is answered as it was the first time.
       const replay = key.key === undefined ? undefined : await this.replay(brand.id, body, key.key);
@@ -92,7 +97,7 @@ export class Intake {
     const outcome = await this.parts.store.submit({
       brand: brand.id,
       model,
-      formRevision: this.parts.revisions.currentId(model.variant),
+      formRevision: this.parts.revisions.currentId(model.name),
       locale,
       payload: request,
       idempotencyKey: key.key,

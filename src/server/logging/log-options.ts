@@ -10,7 +10,7 @@ export interface LogSettings {
 /**
  * Keys that carry an address or a whole request in the portal's own objects
  * (mails, deliveries, headers), never logged as values; the form fields
- * marked personal in the variants' schemas are added (logOptions).
+ * marked personal in the forms' schemas are added (logOptions).
  */
 const PERSONAL_KEYS = [
   'email',

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Brand } from '../../core/types';
 import type { ServerConfig } from '../config';
 import { mailSender } from '../delivery/mail/mail-sender';
-import { createMailTransport, MAIL_SPOOL_DIR, removeMailLeftovers } from '../delivery/mail/transport';
+import { createMailTransport } from '../delivery/mail/transport';
 import type { Webhook } from 'standardwebhooks';
 import { createWebhookSender } from '../delivery/webhook/webhook-sender';
 import type { PhotoLinks } from '../photos/photo-links';
 import type { FormRevisions } from '../revisions/form-revisions';
 import type { RequestWriter, Storage } from '../storage/port';
-import { OutboxWorker, type AttemptOutcome, type DestinationState, type OutboxRows } from './outbox-worker';
+import { OutboxWorker, type AttemptOutcome, type OutboxRows } from './outbox-worker';
+import type { DestinationState } from './destination-watch';
 
 export interface DeliveryWorkersOptions {
   config: ServerConfig;
@@ -40,11 +40,7 @@ export async function startDeliveryWorkers({ config, brands, forms, storage, wri
     take: (limit, busy, now) => storage.leaseDue(channel, limit, busy, now),
     record: (updates, now) => writer.recordDeliveries(updates, now),
   });
-  const spool = join(config.dataDir, MAIL_SPOOL_DIR);
-  await removeMailLeftovers(spool);
-  const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, spool, (m) =>
-    storage.deliveryHolds(m.id, m.subject, m.text),
-  );
+  const mail = createMailTransport({ url: config.smtpUrl, name: config.smtpName, maxConnections: config.smtpMaxConnections }, storage.mailCopies);
   const webhooks = createWebhookSender({
     brands,
     signers,
@@ -62,6 +58,8 @@ export async function startDeliveryWorkers({ config, brands, forms, storage, wri
         channel: 'mail',
         // Twice the pooled connections: each has its next mail ready while results are recorded.
         maxInFlight: 2 * config.smtpMaxConnections,
+        // But a slow relay gets fewer (4 at 200 ms a mail): each under way at a crash is sent again after it.
+        pace: { min: 4, steadyMs: 800 },
         retryBaseMs: config.mailRetryBaseMs,
         giveUpMs: config.deliveryGiveUpMs,
         pollIntervalMs: config.mailPollIntervalMs,

@@ -3,6 +3,8 @@ import { DeliveryError } from '../delivery/kinds';
 import { scrubText } from '../logging/scrub-text';
 import type { DeliveryUpdate, DueDelivery } from '../storage/records';
 import { isStoreUnavailable } from '../storage/store-unavailable';
+import { DestinationWatch, errorText, type DestinationState } from './destination-watch';
+import { InFlightPace, type PaceOptions } from './in-flight-pace';
 import { backoffMs, retryDelayMs } from './retry-policy';
 
 /** Where a worker's rows come from and go back to: the storage port's lease, and the request writer's recording. */
@@ -23,6 +25,8 @@ export interface OutboxWorkerOptions {
   channel: string;
   /** Deliveries under way at once: a slow receiver holds at most this many. */
   maxInFlight: number;
+  /** Fewer under way the slower the receiver (in-flight-pace.ts), so a crash sends fewer again; absent: maxInFlight. */
+  pace?: Omit<PaceOptions, 'max'>;
   retryBaseMs: number;
   /** How long after it was queued a delivery is still retried (DELIVERY_GIVE_UP_HOURS); a permanent refusal ends it sooner. */
   giveUpMs: number;
@@ -36,8 +40,6 @@ export interface OutboxWorkerOptions {
   clock?: () => number;
 }
 
-/** A destination went down (its first transient failure after a success) or came back (its first success after). */
-export type DestinationState = (channel: string, destination: string, up: boolean) => void;
 
 interface Result {
   delivery: DueDelivery;
@@ -45,6 +47,8 @@ interface Result {
   error?: unknown;
   /** The attempt's place in the order attempts were started. */
   started: number;
+  /** How long it took, in ms. */
+  tookMs: number;
 }
 
 /**
@@ -73,16 +77,11 @@ export class OutboxWorker {
   /** Failures of the outbox in a row, and until when polls wait because of them. */
   private failures = 0;
   private pausedUntil = 0;
-  /** The destinations down since the failure recorded then; absent: up (or not tried yet). */
-  private readonly down = new Map<string, { since: number; failedAttempts: number }>();
-  /**
-   * Per destination, the start (Result.started) of the attempt that last said it went down or came back:
-   * attempts started before it end later without changing that (a slow receiver's timeouts after it recovered).
-   */
-  private readonly turnedBy = new Map<string, number>();
+  private readonly watch: DestinationWatch;
   private attemptsStarted = 0;
   private readonly now: () => number;
   private readonly destinationOf: (delivery: DueDelivery) => string;
+  private readonly pace: InFlightPace | undefined;
 
   constructor(
     private readonly rows: OutboxRows,
@@ -90,10 +89,17 @@ export class OutboxWorker {
     private readonly options: OutboxWorkerOptions,
     private readonly log: FastifyBaseLogger,
     private readonly onAttempt: (kind: string, outcome: AttemptOutcome) => void = () => {},
-    private readonly onDestination: DestinationState = () => {},
+    onDestination: DestinationState = () => {},
   ) {
     this.now = options.clock ?? Date.now;
     this.destinationOf = options.destinationOf ?? (() => options.channel);
+    this.pace = options.pace && new InFlightPace({ ...options.pace, max: options.maxInFlight });
+    this.watch = new DestinationWatch(options.channel, options.giveUpMs, this.now, log, onDestination);
+  }
+
+  /** Deliveries to keep under way now: maxInFlight, or fewer for a slow receiver (pace). */
+  private get limit(): number {
+    return this.pace?.limit ?? this.options.maxInFlight;
   }
 
   start(): void {
@@ -119,7 +125,7 @@ export class OutboxWorker {
 
   /**
    * Starts due deliveries into the free slots, at each poll and as soon as a
-   * slot frees up, but at most 2 × maxInFlight per poll interval: a fast
+   * slot frees up, but at most 2 × the limit per poll interval: a fast
    * receiver is kept busy, and a burst of submits is still stored at full
    * speed while its deliveries follow within seconds.
    */
@@ -129,7 +135,8 @@ export class OutboxWorker {
     if (this.looking || this.stopped || this.now() < this.pausedUntil) return;
     // A delivery made and not yet recorded still holds its slot: it is what a crash now would send again.
     const held = this.inFlight.size + this.unrecorded.size;
-    const free = Math.min(this.options.maxInFlight - held, 2 * this.options.maxInFlight - this.launchedThisPoll);
+    const { limit } = this;
+    const free = Math.min(limit - held, 2 * limit - this.launchedThisPoll);
     if (free <= 0) return;
     const busy = new Set([...this.inFlight.keys(), ...this.unrecorded]);
     let rows: DueDelivery[];
@@ -146,9 +153,11 @@ export class OutboxWorker {
     for (const delivery of rows) {
       this.launchedThisPoll++;
       const started = this.attemptsStarted++;
+      const since = performance.now();
+      const tookMs = () => performance.now() - since;
       const run = this.deliver(delivery).then(
-        () => this.finish({ delivery, outcome: 'delivered', started }),
-        (error: unknown) => this.finish({ delivery, outcome: this.judge(delivery, error), error: error ?? new Error('delivery failed'), started }),
+        () => this.finish({ delivery, outcome: 'delivered', started, tookMs: tookMs() }),
+        (error: unknown) => this.finish({ delivery, outcome: this.judge(delivery, error), error: error ?? new Error('delivery failed'), started, tookMs: tookMs() }),
       );
       this.inFlight.set(delivery.id, run);
     }
@@ -175,6 +184,7 @@ export class OutboxWorker {
   }
 
   private finish(result: Result): void {
+    this.pace?.took(result.tookMs);
     this.finished.push(result);
     this.unrecorded.add(result.delivery.id);
     this.inFlight.delete(result.delivery.id);
@@ -236,51 +246,16 @@ export class OutboxWorker {
   /**
    * After an attempt is recorded: its metric; a delivery that failed for good at error level, with the
    * reference; a retry only at debug level, since an outage fails every queued delivery over and over:
-   * that a destination went down and came back is said once each (watch).
+   * that a destination went down and came back is said once each (destination-watch.ts).
    */
   private report(result: Result): void {
     const { delivery, outcome, error } = result;
     const { kind, reference } = delivery;
     this.onAttempt(kind, outcome);
-    this.watch(result);
+    this.watch.attempted({ destination: this.destinationOf(delivery), delivered: outcome === 'delivered', error, started: result.started });
     if (outcome === 'delivered') return;
     const context = { reference, kind, deliveryId: delivery.id, attempt: delivery.attempts + 1, err: errorText(error) };
     if (outcome === 'failed') this.log.error(context, `delivery failed for good: ${kind} of request ${reference}`);
     else this.log.debug(context, 'delivery failed; will retry');
   }
-
-  /**
-   * One line when a destination goes down (a transient failure after a success, or the first), one when it
-   * is back; only attempts started after the one that said the last of these can say the next.
-   */
-  private watch({ delivery, outcome, error, started }: Result): void {
-    // Only the transport's failures say a destination is down: a permanent refusal is about one recipient,
-    // and a request's own trouble (a photo no longer stored) about that request.
-    if (outcome !== 'delivered' && !(error instanceof DeliveryError && !error.permanent)) return;
-    const { channel } = this.options;
-    const destination = this.destinationOf(delivery);
-    const stale = started < (this.turnedBy.get(destination) ?? -1);
-    const down = this.down.get(destination);
-    const where = destination === channel ? channel : `${channel} to ${destination}`;
-    if (outcome === 'delivered') {
-      if (!down || stale) return;
-      this.down.delete(destination);
-      this.turnedBy.set(destination, started);
-      this.onDestination(channel, destination, true);
-      const minutes = Math.round((this.now() - down.since) / 60_000);
-      this.log.info({ channel, destination, failedAttempts: down.failedAttempts, downMinutes: minutes }, `delivery: ${where} is back after ${minutes} min; queued deliveries follow`);
-    } else if (down) {
-      down.failedAttempts++;
-    } else if (!stale) {
-      this.down.set(destination, { since: this.now(), failedAttempts: 1 });
-      this.turnedBy.set(destination, started);
-      this.onDestination(channel, destination, false);
-      const hours = Math.round(this.options.giveUpMs / 3_600_000);
-      this.log.warn({ channel, destination, err: scrubText(errorText(error)) }, `delivery: ${where} is down; deliveries stay queued and are retried for ${hours} h`);
-    }
-  }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config';
+import { ConfigError } from '../config-error';
 
 export type LinkVerdict = 'valid' | 'forbidden' | 'expired';
 

@@ -101,7 +101,7 @@ export function errorAnswer(error: FastifyError, req: FastifyRequest): ErrorAnsw
   if (error instanceof HttpError) {
     if (error.statusCode < 500) req.log.info({ statusCode: error.statusCode, reason: error.message }, 'request refused');
     else refusedForNow(req, error.statusCode, error.message);
-    return { status: error.statusCode, message: error.message, details: error.details, retryAfterSeconds: error.headers.retryAfterSeconds };
+    return { status: error.statusCode, message: error.said ?? error.message, details: error.details, retryAfterSeconds: error.headers.retryAfterSeconds };
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {

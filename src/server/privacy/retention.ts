@@ -13,7 +13,7 @@ const BATCH = 500;
 export async function enforceRetention(held: Holdings, retentionMs: number, now = Date.now()): Promise<Erased> {
   const total: Erased = { requests: 0, photos: 0, mails: 0, files: 0 };
   for (;;) {
-    const ids = await held.storage.expiredRequests(now - retentionMs, BATCH);
+    const ids = await held.expiredRequests(now - retentionMs, BATCH);
     const erased = await eraseRequests(held, ids);
     for (const key of Object.keys(total) as (keyof Erased)[]) total[key] += erased[key];
     if (ids.length < BATCH) return total;

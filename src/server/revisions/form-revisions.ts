@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { fitsForm, formRevision, revisionLanguages, revisionModel, type FormRevision } from '../../core/form-revision';
 import type { FormModel } from '../../core/form-model';
 import type { Languages } from '../../core/texts';
-import type { Variant } from '../../core/types';
+import type { FormName } from '../../core/types';
 import type { PortalData } from '../portal-data';
 import type { Storage } from '../storage/port';
 import type { FormRevisionRow } from '../storage/records';
@@ -42,26 +42,26 @@ export const revisionId = (definition: string): string => createHash('sha256').u
  * names, read from storage once and kept (a revision never changes).
  */
 export class FormRevisions {
-  private readonly today = new Map<Variant, Omit<FormRevisionRow, 'created_at'>>();
+  private readonly today = new Map<FormName, Omit<FormRevisionRow, 'created_at'>>();
   private readonly read = new Map<string, Promise<RequestForm | undefined>>();
 
   constructor(
     private readonly data: Pick<PortalData, 'forms' | 'languages'>,
     private readonly storage: Pick<Storage, 'formRevisions'>,
   ) {
-    for (const [variant, model] of data.forms) {
+    for (const [formName, model] of data.forms) {
       const definition = canonicalJson(formRevision(model, data.languages));
       const id = revisionId(definition);
-      this.today.set(variant, { id, variant, definition });
+      this.today.set(formName, { id, variant: formName, definition });
       // Today's revision is read as today's form: the same fields, and the same words.
       this.read.set(id, Promise.resolve({ model, languages: data.languages }));
     }
   }
 
-  /** The revision a request checked against today's form of `variant` is stored with. */
-  currentId(variant: Variant): string {
-    const found = this.today.get(variant);
-    if (!found) throw new Error(`no form variant ${variant} in schemas/forms`);
+  /** The revision a request checked against today's form named `formName` is stored with. */
+  currentId(formName: FormName): string {
+    const found = this.today.get(formName);
+    if (!found) throw new Error(`no form ${formName} in schemas/forms`);
     return found.id;
   }
 
@@ -70,23 +70,24 @@ export class FormRevisions {
    * version 8, or by an older release's instance during an upgrade) a stored revision of its form that
    * it fits: today's first, then the newest. One that fits none keeps none: its form is unknown, and it
    * is read as such (any address in it counts as the customer's; it is exported as stored). How many got one.
+   * A start where every request has its revision reads no stored one (202 of them parsed at each start
+   * took 45 MB).
    */
-  async register(storage: Pick<Storage, 'registerFormRevisions' | 'allFormRevisions' | 'unrevisedRequests' | 'adoptFormRevision'>, now = Date.now()): Promise<number> {
+  async register(
+    storage: Pick<Storage, 'registerFormRevisions' | 'formRevisionList' | 'formRevisions' | 'unrevisedRequests' | 'adoptFormRevision'>,
+    now = Date.now(),
+  ): Promise<number> {
     await storage.registerFormRevisions([...this.today.values()], now);
-    const todayIds = new Set([...this.today.values()].map((r) => r.id));
-    // Newest first (the store lists them oldest first), today's before all (a stable sort keeps the rest in order).
-    const candidates = (await storage.allFormRevisions())
-      .reverse()
-      .map((row) => ({ id: row.id, variant: row.variant, model: revisionModel(JSON.parse(row.definition) as FormRevision), today: todayIds.has(row.id) }))
-      .sort((a, b) => Number(b.today) - Number(a.today));
+    // Read only once a request needs them, and then each only as far as the search for a fit goes.
+    let candidates: Candidates | undefined;
     let adopted = 0;
     for (let after = 0; ; ) {
       const page = await storage.unrevisedRequests(after, PAGE);
+      if (page.length > 0) candidates ??= new Candidates(await storage.formRevisionList(), storage, this.data.forms, this.today);
       const byRevision = new Map<string, number[]>();
       for (const request of page) {
-        const payload = JSON.parse(request.payload) as Record<string, unknown>;
-        const fit = candidates.find((c) => c.variant === request.variant && fitsForm(c.model, payload));
-        if (fit) byRevision.set(fit.id, [...(byRevision.get(fit.id) ?? []), request.id]);
+        const fit = await candidates!.fit(request.variant, JSON.parse(request.payload) as Record<string, unknown>);
+        if (fit) byRevision.set(fit, [...(byRevision.get(fit) ?? []), request.id]);
       }
       for (const [revision, ids] of byRevision) adopted += await storage.adoptFormRevision(revision, ids);
       if (page.length < PAGE) return adopted;
@@ -96,7 +97,7 @@ export class FormRevisions {
 
   /**
    * The form a stored request was sent with. A request stored without a revision (one that fits none
-   * stored, or one not yet given one by a server's start) is read by today's form of its variant if it
+   * stored, or one not yet given one by a server's start) is read by today's form of its name if it
    * fits it; else its form is unknown (undefined).
    */
   async of(request: StoredForm): Promise<RequestForm | undefined> {
@@ -125,5 +126,44 @@ export class FormRevisions {
     if (!row) return undefined;
     const revision = JSON.parse(row.definition) as FormRevision;
     return { model: revisionModel(revision), languages: revisionLanguages(revision, this.data.languages) };
+  }
+}
+
+/**
+ * The revisions a request stored without one may be given, for register: of its form, today's first,
+ * then the newest; each read and made a model only when the search reaches it, and kept for the next.
+ */
+class Candidates {
+  private readonly models = new Map<string, Promise<FormModel | undefined>>();
+  private readonly order: Omit<FormRevisionRow, 'definition'>[];
+
+  constructor(
+    list: Omit<FormRevisionRow, 'definition'>[],
+    private readonly storage: Pick<Storage, 'formRevisions'>,
+    forms: ReadonlyMap<FormName, FormModel>,
+    today: ReadonlyMap<FormName, Omit<FormRevisionRow, 'created_at'>>,
+  ) {
+    const todayIds = new Set([...today.values()].map((r) => r.id));
+    // Newest first (the store lists them oldest first), today's before all (a stable sort keeps the rest in order).
+    this.order = [...list].reverse().sort((a, b) => Number(todayIds.has(b.id)) - Number(todayIds.has(a.id)));
+    for (const [formName, row] of today) this.models.set(row.id, Promise.resolve(forms.get(formName)));
+  }
+
+  /** The id of the first revision of the form `formName` the request fits; undefined when none. */
+  async fit(formName: string, payload: Record<string, unknown>): Promise<string | undefined> {
+    for (const { id } of this.order.filter((row) => row.variant === formName)) {
+      const model = await this.model(id);
+      if (model && fitsForm(model, payload)) return id;
+    }
+    return undefined;
+  }
+
+  private model(id: string): Promise<FormModel | undefined> {
+    let found = this.models.get(id);
+    if (!found) {
+      found = this.storage.formRevisions([id]).then(([row]) => (row ? revisionModel(JSON.parse(row.definition) as FormRevision) : undefined));
+      this.models.set(id, found);
+    }
+    return found;
   }
 }

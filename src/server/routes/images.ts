@@ -7,7 +7,9 @@ import { asClientError } from '../multipart-errors';
 import type { PortalMetrics } from '../metrics';
 import type { PostOrigins } from '../post-origin';
 import { tooLargeMessage, type PhotoIntake, type PhotoRules } from '../photos/photo-intake';
-import type { DiskGuard } from '../photos/disk-guard';
+import { RoomRefusal, type DiskGuard } from '../photos/disk-guard';
+import { text, type Languages } from '../../core/texts';
+import { askedLocale } from '../asked-locale';
 import { STORE_UNAVAILABLE } from '../storage/store-unavailable';
 
 export interface ImagesRouteOptions {
@@ -17,6 +19,8 @@ export interface ImagesRouteOptions {
   rateLimit: RateLimit;
   metrics: PortalMetrics;
   origins: PostOrigins;
+  /** The language files: a refusal for want of room is said in the uploader's language. */
+  languages: Languages;
 }
 
 /** Why an upload was refused, by the status it got (for /metrics). */
@@ -49,13 +53,21 @@ function refusedForNow(refusal: unknown): boolean {
   return statusCode === 503 || code === STORE_UNAVAILABLE;
 }
 
+/** Says a refusal for want of room in the language the page asks for (X-Portal-Locale), else the fallback's. */
+function inLanguage(refusal: unknown, req: FastifyRequest, languages: Languages): unknown {
+  if (!(refusal instanceof RoomRefusal)) return refusal;
+  const minutes = Math.ceil((refusal.headers.retryAfterSeconds ?? 60) / 60);
+  refusal.said = text(languages, askedLocale(req.headers, languages), `upload.${refusal.reason}`, { minutes });
+  return refusal;
+}
+
 /**
  * POST /api/forms/images: one photo in the multipart field `image` →
  * `{"filename": "<uuid>.jpg|png"}`. Oversized uploads are refused before
  * reading (declared length) or the moment they pass the limit, with
  * `Connection: close` so the rest of the body is never read.
  */
-export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, room, rateLimit, metrics, origins }) => {
+export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, { intake, rules, room, rateLimit, metrics, origins, languages }) => {
   // A form on another site can post here too. The page's scripts in a browser sending neither Origin nor
   // Fetch Metadata cannot be told apart from it, and what such a post stores is a photo no request uses.
   async function refuseOtherSites(req: FastifyRequest) {
@@ -93,7 +105,7 @@ export const imagesRoute: FastifyPluginAsync<ImagesRouteOptions> = async (app, {
         if (!received) throw new HttpError(400, ONE_IMAGE);
       } catch (error) {
         if (received) await intake.discard(received);
-        const refusal = uploadError(error);
+        const refusal = inLanguage(uploadError(error), req, languages);
         if (refusedForNow(refusal) && Number(req.headers['content-length']) <= rules.maxBytes + MULTIPART_OVERHEAD_BYTES) {
           // No room or no database, for now: the rest of a body of allowed size is read and dropped, so a client
           // still sending gets the 503 and its Retry-After instead of a broken pipe.

@@ -1,16 +1,18 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { matchBrandRoute } from '../../core/brands';
-import { fieldErrors, messageTable, type FieldErrors } from '../../core/field-errors';
-import { postedFormData, postedProperty } from '../../core/form-post';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { matchBrandRoute, type BrandRoute } from '../../core/brands';
+import { fieldErrors, messageTable, type MessageTable } from '../../core/field-errors';
+import type { FormModel } from '../../core/form-model';
+import { postedFormData } from '../../core/form-post';
 import { pageValues, shapeRequest } from '../../core/payload';
 import type { Brand, RepairFormData } from '../../core/types';
 import type { RateLimit } from '../config';
 import { clientKey, photoOwner } from '../client-key';
 import { HttpError } from '../http-error';
-import type { Intake } from '../intake/submit-request';
+import type { Intake, SubmitResult } from '../intake/submit-request';
 import type { PostOrigins } from '../post-origin';
 import { postedKey, type Post, type PostAnswers } from '../no-script/post-answers';
-import { readPostedForm, type PostedPhoto } from '../no-script/posted-form';
+import { readPostedForm } from '../no-script/posted-form';
+import { PostedPhotos } from '../no-script/posted-photos';
 import type { SentRequests } from '../no-script/sent-requests';
 import type { SubmissionKeys } from '../no-script/submission-key';
 import type { DiskGuard } from '../photos/disk-guard';
@@ -75,69 +77,36 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
       const { route } = post;
       const { brand, locale } = route;
       const model = formOf(portal, brand);
-      const { schema, aliases } = model;
-      const targetOf = Object.fromEntries(model.photos.map((p) => [p.picker, p.target]));
-      const messages = messageTable(portal.languages, brand.variant, locale);
-
       const declared = Number(req.headers['content-length']);
       await room.checkRoom(photoOwner(req.ip), Number.isFinite(declared) ? declared : 2 * rules.maxBytes);
-      const posted = post.read;
-      await readPostedForm(req, photoIntake, rules, posted);
-      // Received photos not stored are removed before any answer: nothing of a post outlives its answer.
-      const waiting = new Set(posted.photos.filter((p) => p.received));
-      const discardWaiting = async () => {
-        await Promise.all([...waiting].map((p) => photoIntake.discard(p.received!)));
-        waiting.clear();
-      };
+      await readPostedForm(req, photoIntake, rules, post.read);
+      const photos = new PostedPhotos(post.read.photos, model, photoIntake);
       try {
-        const key = postedKey(posted.fields);
+        const key = postedKey(post.read.fields);
         // A browser that sent neither Origin nor Fetch Metadata proves the form is its own by the key (no-script/submission-key.ts).
         if (!post.ours && !(key && keys.isBound(req, key))) throw new HttpError(403, 'A form posted without proof of its page is refused.');
         post.ours = true;
-        const data = { ...postedFormData(posted.fields, schema), ...pageValues(model, locale) };
+        const data = { ...postedFormData(post.read.fields, model.schema), ...pageValues(model, locale) };
         post.data = data;
         const earlier = key && (await sent.earlier(key, brand.id));
         if (earlier) {
-          await discardWaiting();
+          await photos.discardWaiting();
           return answers.repost(req, reply, route, earlier, data as RepairFormData);
         }
-
-        const photos = new Map<string, PostedPhoto>();
-        for (const photo of posted.photos) {
-          const picker = postedProperty(photo.control, schema);
-          if (!picker || !targetOf[picker]) continue;
-          photos.set(picker, photo);
-          data[picker] = photo.facts;
-          delete data[targetOf[picker]];
-        }
-        // The picker's rules first (size, type), as the page judges a chosen file before uploading it.
-        const pending = [...photos].filter(([, p]) => p.received).map(([picker]) => targetOf[picker]);
-        const chosen = formValidator.errors(brand, data as RepairFormData, locale, pending);
-        const photoErrors: FieldErrors = {};
-        for (const [picker, photo] of photos) {
-          if (!photo.received || chosen[picker]?.length) continue;
-          waiting.delete(photo);
-          try {
-            data[targetOf[picker]] = await photoIntake.store(photo.received, photoOwner(req.ip));
-          } catch (error) {
-            if (!(error instanceof HttpError && error.statusCode === 415)) throw error;
-            const issue = { keyword: 'fileRules', instancePath: `/${picker}`, params: { rule: 'types' } };
-            Object.assign(photoErrors, fieldErrors([issue], messages));
-          }
-        }
-
-        await discardWaiting();
-
-        // A photo the picker's rules refused was chosen: its field says why, not that it is missing.
-        const refused = [...photos.keys()].filter((picker) => chosen[picker]?.length).map((picker) => targetOf[picker]);
-        const errors = { ...formValidator.errors(brand, data as RepairFormData, locale, refused), ...photoErrors };
+        // Judged once, as the page judges a form whose photos are on their way: each picker's rules first
+        // (size, type), and only a photo they pass is stored; one whose content is no photo says so on its picker.
+        const pending = photos.place(data);
+        const judged = formValidator.errors(brand, data as RepairFormData, locale, pending);
+        const refused = await photos.store(data, (picker) => Boolean(judged[picker]?.length), photoOwner(req.ip));
+        const messages = messageTable(portal.languages, brand.form, locale);
+        const errors = { ...judged, ...fieldErrors(refused, messages) };
         const formData = data as RepairFormData;
         if (Object.keys(errors).length > 0) return answers.invalid(req, reply, route, { formData, errors }, key);
-
         const outcome = await intake.submit({
           brand,
           body: shapeRequest(formData, model, brand, locale),
           locale,
+          judged: true,
           idempotencyKey: key,
           client: clientKey(req.ip),
           // Only a request about to be stored counts toward the submit limit: corrections never lock a customer out.
@@ -146,32 +115,50 @@ export const noScriptFormRoute: FastifyPluginAsync<NoScriptFormOptions> = async 
             if (!limit.isAllowed && limit.isExceeded) throw new HttpError(429, 'Too many requests. Please try again later.', {}, { retryAfterSeconds: limit.ttlInSeconds });
           },
         });
-        switch (outcome.kind) {
-          case 'invalid':
-          case 'bad-key':
-            return answers.invalid(req, reply, route, { formData, errors: outcome.kind === 'invalid' ? outcome.fields : {} }, key);
-          case 'stored':
-            // The log names a request by its reference only, as the JSON route's does.
-            req.log.info({ reference: outcome.reference, brand: brand.id, replay: outcome.replay }, 'request stored');
-            return answers.confirm(req, reply, route, outcome.reference);
-          case 'key-conflict': {
-            // Two posts of one page at once: the photos of each were stored apart, the first request won.
-            const first = key && (await sent.earlier(key, brand.id));
-            if (first) return answers.repost(req, reply, route, first, formData);
-            throw new HttpError(409, 'This form was sent already.');
-          }
-          case 'photos-unavailable': {
-            const issues = outcome.fields.map((target) => {
-              delete data[target];
-              delete data[aliases[target]];
-              return { keyword: 'required', instancePath: '', params: { missingProperty: target } };
-            });
-            return answers.invalid(req, reply, route, { formData, errors: fieldErrors(issues, messages, aliases) }, key);
-          }
-        }
+        return answerOutcome(outcome, { answers, sent, req, reply, route, formData, key, model, messages });
       } finally {
-        await discardWaiting();
+        await photos.discardWaiting();
       }
     },
   );
 };
+
+interface Answering {
+  answers: PostAnswers;
+  sent: SentRequests;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  route: BrandRoute;
+  formData: RepairFormData;
+  key: string | undefined;
+  model: FormModel;
+  messages: MessageTable;
+}
+
+/** The page that answers what the intake did with a judged post. */
+async function answerOutcome(outcome: SubmitResult, { answers, sent, req, reply, route, formData, key, model, messages }: Answering) {
+  const { brand } = route;
+  switch (outcome.kind) {
+    case 'invalid':
+    case 'bad-key':
+      return answers.invalid(req, reply, route, { formData, errors: outcome.kind === 'invalid' ? outcome.fields : {} }, key);
+    case 'stored':
+      // The log names a request by its reference only, as the JSON route's does.
+      req.log.info({ reference: outcome.reference, brand: brand.id, replay: outcome.replay }, 'request stored');
+      return answers.confirm(req, reply, route, outcome.reference);
+    case 'key-conflict': {
+      // Two posts of one page at once: the photos of each were stored apart, the first request won.
+      const first = key && (await sent.earlier(key, brand.id));
+      if (first) return answers.repost(req, reply, route, first, formData);
+      throw new HttpError(409, 'This form was sent already.');
+    }
+    case 'photos-unavailable': {
+      const issues = outcome.fields.map((target) => {
+        delete formData[target];
+        delete formData[model.aliases[target]];
+        return { keyword: 'required', instancePath: '', params: { missingProperty: target } };
+      });
+      return answers.invalid(req, reply, route, { formData, errors: fieldErrors(issues, messages, model.aliases) }, key);
+    }
+  }
+}

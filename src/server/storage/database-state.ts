@@ -21,7 +21,8 @@ const TOLD: Record<Unavailability, { level: 'warn' | 'error'; message: string }>
  * change is told once: "database unreachable" (or locked, full…) when a call
  * first fails that way, "database back after N s" when one first succeeds
  * again; the calls in between say nothing more (an outage of a minute at 40
- * polls a second is one line, not two thousand stack traces).
+ * polls a second is one line, not two thousand stack traces), nor do the
+ * failures just after it is back that still belong to it (AFTERSHOCK_MS).
  */
 /**
  * Whether a statement stores a request or a photo: only that proves a store that refused (locked, full)
@@ -40,10 +41,23 @@ export function storesRequests(sql: string): boolean {
  */
 export const REFUSAL_HOLDS_MS = 30_000;
 
+/**
+ * How long after "back" a failure of the same kind still belongs to the outage that just ended: after a
+ * restart each pooled connection fails once on its next use (the pool learns of it only then), and a
+ * restart under load said "unreachable", "back" twice over. Such a failure makes the state down again
+ * (readiness, metrics) without a line, and its recovery says nothing either; one that lasts past this is
+ * an outage of its own, and is told.
+ */
+export const AFTERSHOCK_MS = 10_000;
+
 export class DatabaseState {
   private downSince: number | undefined;
   private kind: Unavailability | undefined;
   private lastRefusal = 0;
+  /** When "back" was last told, and the kind of the outage it ended. */
+  private back: { at: number; kind: Unavailability } | undefined;
+  /** Down again within AFTERSHOCK_MS of "back", the same way: not told (yet). */
+  private aftershock = false;
 
   constructor(private readonly log: StateLog = { error() {}, warn() {}, info() {} }) {}
 
@@ -59,10 +73,20 @@ export class DatabaseState {
   /** `error` an unavailable store's error (its kind decides the words), or any error that lost the connection. */
   unreachable(error: Error): void {
     const kind = unavailability(error);
-    this.lastRefusal = Date.now();
-    if (this.downSince !== undefined && this.kind === kind) return;
-    this.downSince ??= Date.now();
+    const now = Date.now();
+    this.lastRefusal = now;
+    if (this.downSince === undefined && this.back?.kind === kind && now - this.back.at < AFTERSHOCK_MS) {
+      this.downSince = now;
+      this.kind = kind;
+      this.aftershock = true;
+      return;
+    }
+    // An aftershock that lasts is an outage of its own: told now, once.
+    const lasting = this.aftershock && this.kind === kind && now - this.downSince! >= AFTERSHOCK_MS;
+    if (this.downSince !== undefined && this.kind === kind && !lasting) return;
+    this.downSince ??= now;
     this.kind = kind;
+    this.aftershock = false;
     const told = TOLD[kind];
     this.log[told.level]({ reason: error.message, kind }, told.message);
   }
@@ -72,8 +96,13 @@ export class DatabaseState {
     if (this.downSince === undefined) return;
     if (!stored && this.kind !== 'unreachable') return;
     const seconds = (Date.now() - this.downSince) / 1000;
+    const { kind, aftershock } = this;
     this.downSince = undefined;
     this.kind = undefined;
+    this.aftershock = false;
+    // The end of an aftershock was told as the outage's end already.
+    if (aftershock) return;
+    this.back = { at: Date.now(), kind: kind! };
     this.log.info({ seconds }, `database back after ${seconds.toFixed(1)} s`);
   }
 }

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { StateLog } from './database-state';
-import { newestVersion } from './migrate';
+import { MAIL_FOLDER } from './mail-copies';
+import { newestVersion } from './migrations/migrate';
 import type { Storage } from './port';
-import { POSTGRES_MIGRATIONS } from './postgres/migrations';
+import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations/history';
 import { openPostgresStorage } from './postgres/postgres-storage';
-import { SQLITE_MIGRATIONS } from './sqlite/migrations';
 import { openSqliteStorage, PHOTOS_DIR } from './sqlite/sqlite-storage';
 import { StoreRefusal } from './store-refusal';
 
@@ -40,7 +40,10 @@ export async function openStorage(
   { readonly = false, existing = readonly, log }: OpenOptions = {},
 ): Promise<Storage> {
   const storage = databaseUrl
-    ? await openPostgresStorage({ url: databaseUrl, poolSize: databasePoolSize, deliveryLeaseMs, uploadsDir: join(dataDir, PHOTOS_DIR) }, { log, existing })
+    ? await openPostgresStorage(
+        { url: databaseUrl, poolSize: databasePoolSize, deliveryLeaseMs, uploadsDir: join(dataDir, PHOTOS_DIR), earlierMailFolder: resolve(dataDir, MAIL_FOLDER) },
+        { log, existing },
+      )
     : await openSqliteStorage(dataDir, { readonly, existing, log });
   if (existing) await refuseUnlessCurrent(storage);
   return storage;

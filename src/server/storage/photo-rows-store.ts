@@ -20,7 +20,7 @@ export abstract class PhotoRowsStore {
     return this.folder.remove(path);
   }
 
-  unclaimedBytes(owner: string, group = owner): Promise<UnclaimedBytes> {
-    return unclaimedBytes(this.db, owner, group);
+  unclaimedBytes(owner: string, groups: readonly string[] = []): Promise<UnclaimedBytes> {
+    return unclaimedBytes(this.db, owner, groups);
   }
 }

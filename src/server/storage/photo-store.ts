@@ -18,13 +18,14 @@ export interface PhotoStore {
   read(name: string): Promise<Buffer | undefined>;
   /** A stored photo's size in bytes as kept; undefined when its bytes are gone. */
   size(name: string): Promise<number | undefined>;
-  /** Bytes of unclaimed photos: everyone's, one owner's, and those of owners whose text starts with `group` (the storage quotas). */
-  unclaimedBytes(owner: string, group?: string): Promise<{ total: number; mine: number; group: number }>;
+  /** Bytes of unclaimed photos: everyone's, one owner's, and per group those of owners whose text starts with it (the storage quotas). */
+  unclaimedBytes(owner: string, groups?: readonly string[]): Promise<{ total: number; mine: number; groups: number[] }>;
   /**
-   * Forgets unclaimed photos until at least `bytes` are freed (room for a new client): the network holding
-   * the most first, its oldest first; returns how many.
+   * Forgets unclaimed photos made before `before` until at least `bytes` are freed (room for a new client):
+   * the provider block holding the most first, its oldest first; how many, and when the oldest unclaimed
+   * photo left was made (from then on it may make room).
    */
-  evictUnclaimed(bytes: number): Promise<number>;
+  evictUnclaimed(bytes: number, before: number): Promise<{ evicted: number; oldestLeft: number | undefined }>;
   /**
    * Forgets photos no request claimed before `cutoff` (abandoned forms). The
    * row goes first: from then on a submit naming the photo gets 422, so the

@@ -1,5 +1,6 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { DatabaseState } from './database-state';
+import type { MailCopies } from './mail-copies';
 import type { PhotoStore } from './photo-store';
 import type { DeliveryUpdate, DueDelivery, FormRevisionRow, NewRequest, OutboxFigures, OutboxRow, PhotoRow, StoredRequest, Undelivered, WriteOutcome } from './records';
 import type { Transfer } from './transfer';
@@ -50,13 +51,18 @@ export type GatedTally = (
   now?: number,
 ) => Promise<{ gate: number; then: (number | undefined)[] }>;
 
-/** Requests, photos and deliveries erased together; the photos' bytes are gone, mail files are the caller's. */
+/** Requests, photos and deliveries erased together, with the photos' bytes and the mails' copies. */
 export interface ErasedRows {
   requests: number;
   photos: number;
-  /** The stored message ids of the outbox rows removed (their .eml files, if any, are named after them). */
+  /** The stored message ids of the outbox rows removed. */
   mails: string[];
+  /** Copies of those mails kept for lack of SMTP (MailCopies) that were removed. */
+  mailCopies: number;
 }
+
+/** Whether erased rows' bytes are gone from the database's files too; if not, why (the rows are gone either way). */
+export type Reclaimed = { done: true } | { done: false; reason: string };
 
 /**
  * Where requests, photos and deliveries are kept: the named operations the
@@ -73,6 +79,8 @@ export interface Storage {
   /** Counters in fixed windows that every instance shares (the mail cap); with SQLite, one instance's own. */
   readonly tally: Tally;
   readonly photos: PhotoStore;
+  /** Mails kept instead of sent, without SMTP_URL. */
+  readonly mailCopies: MailCopies;
   /** Starts what stores requests (SQLite's writer thread, or PostgreSQL's pool itself). */
   openWriter(policy: WritePolicy): Promise<RequestWriter>;
 
@@ -80,6 +88,8 @@ export interface Storage {
   registerFormRevisions(revisions: readonly Omit<FormRevisionRow, 'created_at'>[], now: number): Promise<void>;
   /** The stored revisions of these ids (those there are). */
   formRevisions(ids: readonly string[]): Promise<FormRevisionRow[]>;
+  /** Every stored revision's id and form, oldest first, without its definition. */
+  formRevisionList(): Promise<Omit<FormRevisionRow, 'definition'>[]>;
   /** Every stored revision, oldest first. */
   allFormRevisions(): Promise<FormRevisionRow[]>;
   /** Requests stored without a revision (before version 8, or by an older release's instance), by id after `afterId`. */
@@ -110,13 +120,15 @@ export interface Storage {
   /** Requests created before `cutoff` whose deliveries all ended before it. */
   expiredRequests(cutoff: number, limit: number): Promise<number[]>;
   eraseRequests(ids: readonly number[]): Promise<ErasedRows>;
-  eraseMails(ids: readonly number[]): Promise<number>;
+  /** Removes these deliveries with their copies; how many of each. */
+  eraseMails(mails: readonly Pick<OutboxRow, 'id' | 'message_id'>[]): Promise<{ mails: number; mailCopies: number }>;
   /**
-   * The folders servers write .eml files to (absolute; each instance records its own at its start);
-   * none: the command's own DATA_DIR (SQLite's are beside its database).
+   * The folders servers of an earlier release recorded as holding their .eml files (PostgreSQL, before
+   * mails were kept in the database); each is forgotten once its server moved them into the database.
    */
-  mailFilesDirs(): Promise<string[]>;
-  recordMailFilesDir(dir: string): Promise<void>;
+  earlierMailFolders(): Promise<string[]>;
+  /** Forgets such a folder (its server retired for good); false when none was recorded so. */
+  forgetMailFolder(folder: string): Promise<boolean>;
   /** Whether the delivery is still stored with this subject and text (not erased, nor rewritten by an erasure). */
   deliveryHolds(id: number, subject: string, body: string): Promise<boolean>;
   /** The photos of these requests, by name. */
@@ -127,13 +139,17 @@ export interface Storage {
   mailsByLimitKey(key: string): Promise<OutboxRow[]>;
   /** Replaces a stored request's JSON (erasure takes a dealer's address out of another person's request); false when it is gone. */
   rewriteRequest(id: number, payload: string): Promise<boolean>;
-  /** Replaces a delivery's subject and text (erasure takes an address out of what was sent). */
-  rewriteMail(id: number, subject: string, body: string): Promise<void>;
+  /**
+   * Replaces a delivery's subject and text (erasure takes an address out of what was sent), and removes
+   * its copy (what it said is no longer so); how many copies it removed.
+   */
+  rewriteMail(mail: Pick<OutboxRow, 'id' | 'message_id'>, subject: string, body: string): Promise<number>;
   /**
    * Leaves no copy of what was erased in the database's files: SQLite zeroes deleted content as it goes
-   * (secure_delete) and here empties its write-ahead log; PostgreSQL vacuums the tables.
+   * (secure_delete) and here empties its write-ahead log; PostgreSQL rewrites the tables. A reader or a
+   * backup holding them longer than it waits leaves that for later: `done: false`, the rows gone all the same.
    */
-  reclaim(): Promise<void>;
+  reclaim(): Promise<Reclaimed>;
 
   /** Moving everything to another storage (npm run requests -- migrate-to-postgres). */
   readonly transfer: Transfer;

@@ -17,6 +17,7 @@ export interface PortalDatabase {
 export interface FormRevisionsTable {
   /** A hash of the definition (revisions/form-revisions.ts): the same content has the same id on every instance. */
   id: string;
+  /** The form's name, under the column's first name, as in requests. */
   variant: string;
   /** The revision as JSON: schema, uiSchema and the texts about its fields. */
   definition: string;
@@ -33,6 +34,7 @@ export interface RequestsTable {
   id: Generated<number>;
   reference: string;
   brand: string;
+  /** The name of its form; the column keeps its first name, "variant" (docs/architecture.md, "One word"). */
   variant: string;
   locale: string;
   /** The request as JSON. */

@@ -1,8 +1,10 @@
+import type { MailCopies } from './mail-copies';
 import type { ErasedRows, Storage } from './port';
+import { messageIdOf } from './records';
 import { isStoreUnavailable, unavailability } from './store-unavailable';
 import { deliveriesSince, outboxFigures, requeue, requeueFailed, undelivered } from './queries/outbox';
-import { adoptFormRevision, allFormRevisions, formRevisions, registerFormRevisions, unrevisedRequests } from './queries/form-revisions';
-import { deliveriesOf, deliveryHolds, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest } from './queries/privacy';
+import { adoptFormRevision, allFormRevisions, formRevisionList, formRevisions, registerFormRevisions, unrevisedRequests } from './queries/form-revisions';
+import { deliveriesOf, deliveryHolds, eraseMailRows, eraseRequestRows, expiredRequests, mailsByLimitKey, photosOfRequests, rewriteMail, rewriteRequest, type RowsBeside } from './queries/privacy';
 import { requestByKey, requestByReference, requestsAfter, type Db } from './queries/requests';
 
 /**
@@ -27,19 +29,28 @@ export interface BackendParts {
   db: Db;
   /** Removes the bytes of photos whose rows are gone (SQLite: their files; PostgreSQL: gone with the rows). */
   removePhotoBytes(names: readonly string[]): Promise<void>;
+  mailCopies: MailCopies;
+  /**
+   * Mail copies kept in rows (PostgreSQL): removed in the transaction that removes or rewrites their mails,
+   * of requests and of outbox rows by id. Absent: copies are files, removed once their rows are gone.
+   */
+  copyRows?: { ofRequests: RowsBeside; ofMails: RowsBeside };
 }
 
 type SharedOperations = Pick<
   Storage,
-  | 'registerFormRevisions' | 'formRevisions' | 'allFormRevisions' | 'unrevisedRequests' | 'adoptFormRevision' | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'requeueFailed' | 'outboxFigures' | 'deliveriesSince'
+  | 'registerFormRevisions' | 'formRevisions' | 'formRevisionList' | 'allFormRevisions' | 'unrevisedRequests' | 'adoptFormRevision' | 'ping' | 'requestByKey' | 'requestByReference' | 'requestsAfter' | 'undelivered' | 'requeue' | 'requeueFailed' | 'outboxFigures' | 'deliveriesSince'
   | 'expiredRequests' | 'eraseRequests' | 'eraseMails' | 'photosOfRequests' | 'deliveriesOf' | 'mailsByLimitKey' | 'rewriteRequest' | 'rewriteMail' | 'deliveryHolds'
 >;
 
 /** The operations both backends run as the same queries (queries/, written once with Kysely). */
-export function sharedOperations({ db, removePhotoBytes }: BackendParts): SharedOperations {
+export function sharedOperations({ db, removePhotoBytes, mailCopies, copyRows }: BackendParts): SharedOperations {
+  // Files go after their rows: a mail being written meanwhile is removed by its writer, which finds its row gone.
+  const copiesAfter = async (messageIds: readonly string[]) => (copyRows ? 0 : mailCopies.remove(messageIds));
   return {
     registerFormRevisions: (revisions, now) => registerFormRevisions(db, revisions, now),
     formRevisions: (ids) => formRevisions(db, ids),
+    formRevisionList: () => formRevisionList(db),
     allFormRevisions: () => allFormRevisions(db),
     unrevisedRequests: (afterId, limit) => unrevisedRequests(db, afterId, limit),
     adoptFormRevision: (revision, ids) => adoptFormRevision(db, revision, ids),
@@ -54,17 +65,23 @@ export function sharedOperations({ db, removePhotoBytes }: BackendParts): Shared
     deliveriesSince: (since) => deliveriesSince(db, since),
     expiredRequests: (cutoff, limit) => expiredRequests(db, cutoff, limit),
     async eraseRequests(ids): Promise<ErasedRows> {
-      const rows = await whenNotBusy(() => eraseRequestRows(db, ids));
+      const rows = await whenNotBusy(() => eraseRequestRows(db, ids, copyRows?.ofRequests));
       // Rows first, in one transaction; the bytes follow (a crash in between leaves strays the start-up tidy removes).
       await removePhotoBytes(rows.photos);
-      return { requests: rows.requests, photos: rows.photos.length, mails: rows.mails };
+      return { requests: rows.requests, photos: rows.photos.length, mails: rows.mails, mailCopies: rows.beside + (await copiesAfter(rows.mails)) };
     },
-    eraseMails: (ids) => whenNotBusy(() => eraseMailRows(db, ids)),
+    async eraseMails(mails) {
+      const rows = await whenNotBusy(() => eraseMailRows(db, mails.map((m) => m.id), copyRows?.ofMails));
+      return { mails: rows.mails, mailCopies: rows.beside + (await copiesAfter(mails.map(messageIdOf))) };
+    },
     photosOfRequests: (ids) => photosOfRequests(db, ids),
     deliveriesOf: (ids) => deliveriesOf(db, ids),
     mailsByLimitKey: (key) => mailsByLimitKey(db, key),
     rewriteRequest: (id, payload) => rewriteRequest(db, id, payload),
-    rewriteMail: (id, subject, body) => rewriteMail(db, id, subject, body),
+    async rewriteMail(mail, subject, body) {
+      const removed = await rewriteMail(db, mail.id, subject, body, copyRows?.ofMails);
+      return removed + (await copiesAfter([messageIdOf(mail)]));
+    },
     deliveryHolds: (id, subject, body) => deliveryHolds(db, id, subject, body),
   };
 }

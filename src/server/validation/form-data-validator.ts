@@ -1,9 +1,9 @@
 import type { ValidateFunction } from 'ajv';
-import { brandIssues } from '../../core/brand-rule';
-import { fieldErrors, messageTable, type FieldErrors, type ValidationIssue } from '../../core/field-errors';
+import { messageTable, type FieldErrors } from '../../core/field-errors';
+import { judgeForm } from '../../core/form-judge';
 import type { Brand, Locale, RepairFormData } from '../../core/types';
 import type { PortalData } from '../portal-data';
-import { compileForms, formOf } from './request-validator';
+import { compileForms, formOf, schemaCheck } from './request-validator';
 
 /**
  * Judges a whole form, form-only fields included, as the page does before
@@ -20,18 +20,13 @@ export class FormDataValidator {
 
   /** `pending` keeps `required` quiet for those fields (a photo received but not stored yet), as the page does. */
   errors(
-    brand: Pick<Brand, 'id' | 'name' | 'brandField' | 'variant' | 'countries' | 'locales'>,
+    brand: Pick<Brand, 'id' | 'name' | 'brandField' | 'form' | 'countries' | 'locales'>,
     data: RepairFormData,
     locale: Locale,
     pending: readonly string[] = [],
   ): FieldErrors {
     const model = formOf(this.data, brand);
-    const validate = this.validators.get(brand.variant)!;
-    const found = validate(data) ? [] : ((validate.errors ?? []) as ValidationIssue[]);
     // The brand's own rules (which names and countries its form accepts), from its brand file, as on the page.
-    const issues = [...found, ...brandIssues(brand, model, data)].filter(
-      (e) => !(e.keyword === 'required' && pending.includes(String(e.params.missingProperty))),
-    );
-    return fieldErrors(issues, messageTable(this.data.languages, brand.variant, locale), model.aliases);
+    return judgeForm(model, schemaCheck(this.validators.get(brand.form)!), data, messageTable(this.data.languages, brand.form, locale), { pending, brand });
   }
 }

@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import type { Brand } from '../../core/types';
 import routeFacts, { type BrandRouteFacts } from 'virtual:brand-routes';
 import { lazyCache } from '../lib/lazy-cache';
@@ -36,4 +37,12 @@ export function brandModule(id: string): string {
 export function assetUrl(path: string): string {
   for (const key in assetUrls) if (key.endsWith(`/${path}`)) return assetUrls[key];
   return '';
+}
+
+/** Where the page's pictures come from: the built portal's assets, unless the studio's preview provides those being edited. */
+export const AssetsContext = createContext<(path: string) => string>(assetUrl);
+
+/** The URL of a brand asset named in a brand file, as the page shows it. */
+export function useAssetUrl(): (path: string) => string {
+  return useContext(AssetsContext);
 }

@@ -3,8 +3,8 @@ import { brandPath } from '../../core/brands';
 import { brandLocales } from '../../core/locale';
 import { textAt } from '../../core/texts';
 import type { Brand, Country } from '../../core/types';
-import { assetUrl } from '../app/brands';
-import { languages, useLocale, useT } from '../i18n';
+import { useAssetUrl } from '../app/brands';
+import { useLocale, useT, useTexts } from '../i18n';
 
 interface Props {
   brand: Brand;
@@ -15,6 +15,8 @@ export function SiteHeader({ brand, country }: Props) {
   const t = useT();
   const locale = useLocale();
   const navigate = useNavigate();
+  const assetUrl = useAssetUrl();
+  const { languages } = useTexts();
   const { header } = brand;
   const heading = header.title?.[locale] ?? header.banner?.[locale];
   return (

@@ -1,10 +1,10 @@
 import type { Registry, RJSFSchema, WidgetProps } from '@rjsf/utils';
-import type { TFunction } from 'i18next';
 import type { FieldErrors } from '../../core/field-errors';
 import type { FormModel } from '../../core/form-model';
+import type { Languages, Translate } from '../../core/texts';
 import type { Brand, Country, Locale } from '../../core/types';
 import type { Thumbnails } from './draft-storage';
-import type { PhotoUploadState } from './widgets/photo-upload/upload-state';
+import type { PhotoUploadState } from './upload-state';
 
 /** What the page's own callbacks do; they read the latest state (hooks/use-form-store.ts), so rjsf's stale closures never matter. */
 export interface RepairFormActions {
@@ -18,12 +18,14 @@ export interface RepairFormActions {
  * compare treats all functions as equal, so functions alone would not).
  */
 export interface RepairFormContext {
-  /** The brand's form variant: what its schema and uiSchema say of each field, and its options. */
+  /** The brand's form: what its schema and uiSchema say of each field, and its options. */
   model: FormModel;
   locale: Locale;
   brand: Brand;
   country: Country;
-  t: TFunction;
+  t: Translate;
+  /** The texts `t` reads: data, so that rjsf renders the fields again when they change (the studio's preview). */
+  texts: Languages;
   /** Errors of touched fields only: what the user may see. */
   visibleErrors: FieldErrors;
   lookupBusy: boolean;

@@ -1,24 +1,27 @@
 import type { IChangeEvent } from '@rjsf/core';
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../core/texts';
 import type { FoundAddress } from '../../core/address-lookup';
 import type { FieldErrors, ValidationIssue } from '../../core/field-errors';
 import type { Brand, Locale, RepairFormData } from '../../core/types';
 import { saveDraft, saveThumbnail } from './draft-storage';
 import type { RepairFormActions } from './form-context';
 import { fieldNameOf } from './form-context';
-import type { FormStore } from './hooks/use-form-store';
+import type { FormStore } from './form-state';
 import type { FormValidation } from './validation';
-import { quietUploads, refusedIssues } from './widgets/photo-upload/upload-state';
+import { quietUploads, refusedIssues } from './upload-state';
 import type { PhotoUploads } from './widgets/photo-upload/use-photo-uploads';
+import type { Sending } from './sending';
 
 /** What the handlers work with; all of it stable for a page view, so the handlers are too. */
 export interface FormDeps {
   brand: Brand;
   locale: Locale;
-  t: TFunction;
+  t: Translate;
   validation: FormValidation;
   store: Pick<FormStore, 'dispatch' | 'read'>;
   uploads: PhotoUploads;
+  /** Where the request goes when sent. */
+  submit: Sending['submit'];
   /** Fields whose change is a decision (select, checkbox): validated at once, not on blur. */
   committedOnChange: ReadonlySet<string>;
   /** Picker field → the hidden field its file name goes to (upload_1 → image1). */
@@ -40,6 +43,14 @@ export function changedFields(prev: RepairFormData, next: RepairFormData): strin
   const a = prev as Record<string, unknown>;
   const b = next as Record<string, unknown>;
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]);
+}
+
+/** A small picture of the chosen photo, kept for a reload, which loses the file itself; the shrinking code makes it (loaded now anyway). */
+function keepThumbnail({ dispatch }: Pick<FormStore, 'dispatch'>, brandId: string, field: string, file: File): void {
+  import('./widgets/photo-upload/shrink-photo')
+    .then(({ thumbnailUrl }) => thumbnailUrl(file))
+    .then((url) => dispatch({ type: 'thumbnailsSaved', thumbnails: saveThumbnail(brandId, field, file.name, url) }))
+    .catch(() => undefined);
 }
 
 export function createFormHandlers(deps: FormDeps): FormHandlers {
@@ -85,11 +96,7 @@ export function createFormHandlers(deps: FormDeps): FormHandlers {
       announce(t('form.lookupFilled', { street: address.street, city: address.city }));
     },
     choosePhoto(field, target, file) {
-      // Kept for a reload, which loses the file itself; the shrinking code makes it (loaded now anyway).
-      import('./widgets/photo-upload/shrink-photo')
-        .then(({ thumbnailUrl }) => thumbnailUrl(file))
-        .then((url) => dispatch({ type: 'thumbnailsSaved', thumbnails: saveThumbnail(brand.id, field, file.name, url) }))
-        .catch(() => undefined);
+      keepThumbnail(store, brand.id, field, file);
       const next: RepairFormData = { ...read().formData, [field]: { name: file.name, size: file.size, type: file.type } };
       delete (next as Record<string, unknown>)[target];
       handlers.commit(next);
@@ -100,16 +107,16 @@ export function createFormHandlers(deps: FormDeps): FormHandlers {
         uploads.refuse(field, file);
         return;
       }
-      uploads.start(field, file, `${read().settings.apiBase}/api/forms/images`, {
+      uploads.start(field, file, { url: `${read().settings.apiBase}/api/forms/images`, locale }, {
         onDone(filename) {
           handlers.commit({ ...read().formData, [target]: filename });
           handlers.validateNow();
           announce(t('upload.uploaded', { name: file.name }));
         },
-        onError(refused) {
+        onError(refused, said) {
           if (!refused) {
             handlers.validateNow();
-            announce(t('upload.networkError'));
+            announce(said ?? t('upload.networkError'));
             return;
           }
           // Refused by the server as the page's own check refuses: the same message, nothing to retry.

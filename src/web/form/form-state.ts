@@ -3,12 +3,20 @@ import type { FieldErrors } from '../../core/field-errors';
 import type { RepairFormData } from '../../core/types';
 import type { Thumbnails } from './draft-storage';
 import type { RuntimeSettings } from './runtime-settings';
-import { reduceUploads, type UploadEvent, type Uploads } from './widgets/photo-upload/upload-state';
+import { reduceUploads, type UploadEvent, type Uploads } from './upload-state';
 
 /** Spec section 4: editing → submitting → success, or → error (the notice; the customer may retry). */
 export type Phase = 'editing' | 'submitting' | 'error' | 'success';
 
 /** Everything the form remembers, in one place; only formReducer changes it. */
+/** The form's state as its handlers hold it (hooks/use-form-store.ts keeps it in React). */
+export interface FormStore {
+  state: FormState;
+  dispatch(event: FormEvent): void;
+  /** The state after every event so far: upload and submit callbacks outlive the render that made them. */
+  read(): FormState;
+}
+
 export interface FormState {
   phase: Phase;
   formData: RepairFormData;

@@ -20,9 +20,27 @@ export interface SubmitOptions {
 }
 
 /**
+ * The server no longer holds photos the request names (their upload expired, or was removed): 422 with
+ * `photos`, the request fields whose stored names it does not know. Choosing those photos again helps;
+ * sending the same again cannot.
+ */
+export class PhotosGone extends Error {
+  constructor(readonly fields: string[]) {
+    super(`photos no longer stored: ${fields.join(', ')}`);
+  }
+}
+
+/** The request fields a 422 names as photos no longer stored; none for any other answer. */
+async function photosGone(response: Response): Promise<string[]> {
+  if (response.status !== 422) return [];
+  const answer = (await response.json().catch(() => null)) as { photos?: unknown } | null;
+  return Array.isArray(answer?.photos) ? answer.photos.filter((f): f is string => typeof f === 'string') : [];
+}
+
+/**
  * Any 2xx is success (spec §7); the request's reference is read from the
  * body when it carries one (`{"reference"}`), else success has none to show.
- * Throws on non-2xx and network failure.
+ * Throws on non-2xx and network failure: PhotosGone when what failed is photos the server no longer holds.
  */
 export async function submitRepairRequest({ apiBase, brandId, body, idempotencyKey, locale }: SubmitOptions): Promise<{ reference?: string }> {
   const response = await fetch(`${apiBase}/api/forms/${encodeURIComponent(brandId)}`, {
@@ -35,7 +53,10 @@ export async function submitRepairRequest({ apiBase, brandId, body, idempotencyK
     },
     body: JSON.stringify(body),
   });
-  if (!response.ok) throw new Error(`submit failed with status ${response.status}`);
+  if (!response.ok) {
+    const gone = await photosGone(response);
+    throw gone.length > 0 ? new PhotosGone(gone) : new Error(`submit failed with status ${response.status}`);
+  }
   let answer: unknown = null;
   try {
     answer = await response.json();

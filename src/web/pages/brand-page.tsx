@@ -1,13 +1,15 @@
 import { pageTitle, type BrandRoute } from '../../core/brands';
-import { assetUrl } from '../app/brands';
+import { useAssetUrl } from '../app/brands';
 import { useDocumentHead } from '../app/use-document-head';
 import { SiteFooter } from '../components/site-footer';
 import { SiteHeader } from '../components/site-header';
 import { RepairForm } from '../form/repair-form';
-import { i18n, LocaleContext } from '../i18n';
+import { LocaleContext, useTexts } from '../i18n';
 
 export function BrandPage({ brand, locale, country }: BrandRoute) {
-  useDocumentHead(pageTitle(brand), locale, assetUrl(brand.favicon), i18n.getFixedT(locale)('page.description', { brand: brand.name }));
+  const assetUrl = useAssetUrl();
+  const texts = useTexts();
+  useDocumentHead(pageTitle(brand), locale, assetUrl(brand.favicon), texts.t(locale)('page.description', { brand: brand.name }));
   return (
     <LocaleContext.Provider value={locale}>
       {/* Theme colours come from the generated stylesheet (virtual:brand-themes.css), not a style prop: the CSP blocks style attributes. */}

@@ -3,7 +3,7 @@ import { brandDefaultLocale, brandLocales, FALLBACK_LOCALE } from '../../core/lo
 import type { BrandRouteFacts } from 'virtual:brand-routes';
 import { brandRoutes } from '../app/brands';
 import { useDocumentHead } from '../app/use-document-head';
-import { LocaleContext, i18n } from '../i18n';
+import { LocaleContext, translate } from '../i18n';
 
 /** Every brand by name, sorted as people read a list; the same on the server and in the browser. */
 const BRANDS = [...brandRoutes.values()].sort((a, b) => a.name.localeCompare(b.name, FALLBACK_LOCALE));
@@ -15,7 +15,7 @@ const BRANDS = [...brandRoutes.values()].sort((a, b) => a.name.localeCompare(b.n
  * in that language. Plain links: they work before and without scripts.
  */
 export function NotFoundPage() {
-  const t = i18n.getFixedT(FALLBACK_LOCALE);
+  const t = translate(FALLBACK_LOCALE);
   useDocumentHead(t('notFound.documentTitle'), FALLBACK_LOCALE);
   return (
     <LocaleContext.Provider value={FALLBACK_LOCALE}>
@@ -45,7 +45,7 @@ function WayBack({ brand }: { brand: BrandRouteFacts }) {
       <a href={brandPath(id, first, countries[0])}>{name}</a>
       {others.map((locale) => (
         <a key={locale} className="not-found__other-language" href={brandPath(id, locale, countries[0])} lang={locale} hrefLang={locale}>
-          {i18n.getFixedT(locale)('notFound.inThisLanguage', { brand: name })}
+          {translate(locale)('notFound.inThisLanguage', { brand: name })}
         </a>
       ))}
     </li>

@@ -44,7 +44,7 @@ function BrandCard({ brand }: { brand: Brand }) {
     <li className={`preview-index__brand brand-page--${brand.id}`}>
       <h2>
         <img src={assetUrl(brand.favicon)} alt="" width="20" height="20" /> {brand.name}{' '}
-        <span className="preview-index__id">brands/{brand.id}.json · {brand.variant} form</span>
+        <span className="preview-index__id">brands/{brand.id}.json · {brand.form} form</span>
       </h2>
       <ul className="preview-index__pages" aria-label={`Pages of ${brand.name}`}>
         {brandLocales(brand).flatMap((locale) =>

@@ -3,6 +3,7 @@
  * with a real CSV reader (csv-parse) as a spreadsheet reads the file: what
  * the cells show, in which columns, under which headers.
  */
+import fc from 'fast-check';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -170,6 +171,19 @@ describe('npm run requests -- export (other forms)', { timeout: 60_000 }, () => 
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell(12)).toBe('"12"');
     expect(csvCell(undefined)).toBe('""');
+  });
+
+  it('defuses a formula behind leading blanks a spreadsheet may skip: a no-break space, other spaces, zero-width ones, a BOM', () => {
+    expect(csvCell('\u00a0=1+1')).toBe(`"'\u00a0=1+1"`);
+    const blanks = ['\u00a0', ' ', '\u2007', '\u202f', '\u3000', '\u200b', '\u2060', '\ufeff', '\u2028', '\n'];
+    const starts = ['=', '+', '-', '@', '\t', '\r', '\uff1d', '\uff0b', '\uff0d', '\uff20'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...blanks), { maxLength: 4 }), fc.constantFrom(...starts), fc.string(), (lead, start, rest) => {
+        expect(csvCell(`${lead.join('')}${start}${rest}`).startsWith(`"'`)).toBe(true);
+      }),
+    );
+    // Text that only starts with a blank stays as typed.
+    expect(csvCell('\u00a0Jansen')).toBe('"\u00a0Jansen"');
   });
 
   it('refuses a separator a spreadsheet would not expect', async () => {

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, linkSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { probeDatabase, type DatabaseProbe } from '../../support/database-probe';
 import { BACKEND, freshPostgres, POSTGRES_AVAILABLE, type FreshDatabase } from '../../support/backend';
-import { buildTestApp, extendedRequest, injectSubmit, injectUpload, png, simpleRequest, storedPhoto, until, type TestServer } from '../../server/helpers';
+import { buildTestApp, extendedRequest, injectSubmit, injectUpload, keptMails, png, simpleRequest, storedPhoto, until, type TestServer } from '../../server/helpers';
 
 const run = promisify(execFile);
 const PHOTO_URL_SECRET = 'test-photo-link-secret-of-32-characters!';
@@ -162,8 +162,7 @@ describe.runIf(BACKEND === 'sqlite' && POSTGRES_AVAILABLE)('npm run requests -- 
         message_id: `outbox-${oldMail.id}`,
       });
       // The server on PostgreSQL sends the pending old mail again under that Message-ID.
-      const mails = join(pg.dataDir, 'outbox');
-      await until(() => existsSync(mails) && readdirSync(mails).some((f) => readFileSync(join(mails, f), 'utf8').includes(`<outbox-${oldMail.id}@`)), 'the old mail sent');
+      await until(async () => (await keptMails(pg)).some((m) => m.eml.toString('utf8').includes(`<outbox-${oldMail.id}@`)), 'the old mail sent');
     });
 
     it('exports the same requests from PostgreSQL as from SQLite', async () => {

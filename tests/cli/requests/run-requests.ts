@@ -21,10 +21,15 @@ export function baseEnv(): NodeJS.ProcessEnv {
 /**
  * Runs `npm run requests -- <args>` as an operator does: the real command
  * in a process of its own, in `cwd` (tsx is found by its path from any
- * folder), with `env` as the only store settings.
+ * folder), with `env` as the only store settings; under `wrap`, when given.
  */
-export function requests(args: string[], { env = {}, cwd = ROOT }: { env?: Record<string, string>; cwd?: string } = {}): Promise<CommandRun> {
-  const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/requests.ts'), ...args], { cwd, env: { ...baseEnv(), ...env } });
+export function requests(
+  args: string[],
+  { env = {}, cwd = ROOT, wrap = [] }: { env?: Record<string, string>; cwd?: string; wrap?: string[] } = {},
+): Promise<CommandRun> {
+  // `wrap`: a command the node process is started under (setpriv: an operator without root's powers).
+  const [program, ...rest] = [...wrap, process.execPath, '--import', TSX, join(ROOT, 'src/cli/requests.ts'), ...args];
+  const child = spawn(program, rest, { cwd, env: { ...baseEnv(), ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

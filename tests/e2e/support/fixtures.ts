@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { brandFromFile } from '../../../src/core/brand-file';
 import type { FormModel, PhotoField } from '../../../src/core/form-model';
-import type { Brand, Locale, Variant } from '../../../src/core/types';
+import type { Brand, Locale, FormName } from '../../../src/core/types';
 import fr from '../../fixtures/schemas/spec/i18n/fr.json';
 import nl from '../../fixtures/schemas/spec/i18n/nl.json';
 import { fillText } from '../../../src/core/texts';
@@ -28,7 +28,7 @@ export function brandById(id: string): Brand {
 export const TEXTS: Record<Locale, typeof fr> = { nl, fr };
 
 /** A validation message ('required', 'format.email', …) as the variant says it in the language (schemas/i18n: `validation`), `{{limit}}` filled. */
-export function message(variant: Variant, locale: Locale, key: string, limit?: number): string {
+export function message(variant: FormName, locale: Locale, key: string, limit?: number): string {
   const table = messages(variant, locale);
   return fillText(table(key) ?? table('default') ?? key, { limit });
 }
@@ -38,6 +38,12 @@ export const SUMMARY_TEXT: Record<Locale, string> = {
   nl: 'Eén of meerdere velden zijn niet juist ingevuld.',
   fr: "Un ou plusieurs champs n'ont pas été renseignés correctement.",
 };
+/** upload.chooseAgain: a photo the server no longer held when the form was sent. */
+export const CHOOSE_AGAIN_TEXT: Record<Locale, string> = {
+  nl: 'Deze foto is niet meer bij ons bewaard. Kies de foto opnieuw.',
+  fr: "Cette photo n'est plus conservée chez nous. Choisissez-la à nouveau.",
+};
+
 export const SUBMIT_ERROR_TEXT: Record<Locale, string> = {
   nl: 'Er is een fout opgetreden, probeer het opnieuw.',
   fr: "Une erreur s'est produite, veuillez réessayer.",
@@ -118,12 +124,12 @@ export function controlOf(model: FormModel, brand: Pick<Brand, 'brandField'>, na
 
 /** A valid request to the brand from the page /<brand>/<locale>/<country>, made from the brand's form (photo names as given). */
 export function validRequest(brand: Brand, email: string, { locale = 'nl', country = 'be', photos }: { locale?: Locale; country?: string; photos?: readonly string[] } = {}) {
-  return sampleRequest(form(brand.variant), portal.rules, { brand, locale, country, email, photos, requiredOnly: true, answers: CUSTOMER });
+  return sampleRequest(form(brand.form), portal.rules, { brand, locale, country, email, photos, requiredOnly: true, answers: CUSTOMER });
 }
 
 /** The steps of filling the form for a valid request, in form order: each shown field with its control and value (photos apart). */
 export function validSteps(brand: Brand, email: string, page: { locale?: Locale; country?: string } = {}): { name: string; control: Exclude<Control, 'photo' | 'none'>; value: unknown }[] {
-  const model = form(brand.variant);
+  const model = form(brand.form);
   const request = validRequest(brand, email, page);
   return model.fieldOrder.flatMap((name) => {
     const control = controlOf(model, brand, name);
@@ -133,10 +139,10 @@ export function validSteps(brand: Brand, email: string, page: { locale?: Locale;
 
 /** What a customer types into the form's text inputs for a valid request (the selects, terms and photos apart). */
 export function validValues(brand: Brand, email: string, page: { locale?: Locale; country?: string } = {}): Record<string, string> {
-  const model = form(brand.variant);
+  const model = form(brand.form);
   const request = validRequest(brand, email, page);
   return Object.fromEntries(model.fieldOrder.filter((name) => controlOf(model, brand, name) === 'text' && request[name] !== undefined).map((name) => [name, String(request[name])]));
 }
 
 /** The brand's photos (picker → target), in form order. */
-export const photosOf = (brand: Pick<Brand, 'variant'>): PhotoField[] => form(brand.variant).photos;
+export const photosOf = (brand: Pick<Brand, 'form'>): PhotoField[] => form(brand.form).photos;

@@ -60,7 +60,7 @@ export async function fillValidForm(page: Page, brand: Brand, email: string, fil
     else if (control === 'select') await page.selectOption(field(name), String(value));
     else if (value === true) await page.check(field(name));
   }
-  const model = form(brand.variant);
+  const model = form(brand.form);
   const chosen = files ?? (await photoFiles());
   const names: string[] = [];
   for (const [i, photo] of model.photos.entries()) names.push(await uploadPhoto(page, photo, chosen[i % chosen.length]));

@@ -40,7 +40,7 @@ async function validForm(brandId: string, key: string, changes: Record<string, s
   const values = { ...validValues(brand, uniqueEmail('refused')), country: 'be', ...changes };
   return multipart([
     ...Object.entries(values).map(([name, value]): [string, string] => [`root_${name}`, value]),
-    ...(brand.variant === 'extended' ? [['root_isAkkoord', 'on'] as [string, string]] : []),
+    ...(brand.form === 'extended' ? [['root_isAkkoord', 'on'] as [string, string]] : []),
     ['root_upload_1', { file: one.buffer, filename: one.name, type: one.mimeType }],
     ['root_upload_2', { file: two.buffer, filename: two.name, type: two.mimeType }],
     ['submission', key],

@@ -22,6 +22,8 @@ export interface Portal {
   storedRequests(needle: string): Record<string, unknown>[];
   /** Contents of .eml files in DATA_DIR/outbox that mention `needle`. */
   outboxMails(needle: string): string[];
+  /** Forgets an unclaimed photo as the server does when it expires or makes room (its row; the file is left to the start-up tidy). */
+  forgetPhoto(name: string): void;
   stop(): Promise<void>;
 }
 
@@ -112,6 +114,14 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
         }
       }
       return found;
+    },
+    forgetPhoto(name) {
+      const db = new DatabaseSync(join(dataDir, 'requests.db'), { timeout: 5000 });
+      try {
+        db.prepare('DELETE FROM photos WHERE name = ? AND request_id IS NULL').run(name);
+      } finally {
+        db.close();
+      }
     },
     outboxMails(needle) {
       const dir = join(dataDir, 'outbox');

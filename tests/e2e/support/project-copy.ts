@@ -6,7 +6,7 @@ import { installSpecData } from '../../support/data-folders';
 import { ROOT } from './paths';
 
 /** What a checkout holds (minus dist/ and data/, and with the spec's brands and data); node_modules is linked, as after npm ci. */
-const PROJECT_PARTS = ['src', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'];
+const PROJECT_PARTS = ['src', 'index.html', 'vite.config.ts', 'vite.studio.config.ts', 'package.json', 'tsconfig.json'];
 
 /** A private copy of the project, with the spec's brands, forms, languages and countries, that a test may change as a brand author would. */
 export function copyWholeProject(): { dir: string; remove(): void } {

@@ -43,7 +43,7 @@ export default function setup(project: TestProject): () => void {
   const { forms, rules } = loadPortalData(SHIPPED_BUILD.schemasDir);
   project.provide('shippedWebRoot', snapshot.dir);
   project.provide('shippedPages', brandPaths(brands));
-  project.provide('shippedBrands', brands.map((brand) => ({ brand, form: forms.get(brand.variant)! })));
+  project.provide('shippedBrands', brands.map((brand) => ({ brand, form: forms.get(brand.form)! })));
   project.provide('shippedRules', rules);
   return () => snapshot.remove();
 }

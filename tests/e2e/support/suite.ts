@@ -11,7 +11,8 @@ export interface Suite {
   withPage(fn: (page: Page) => Promise<void>, options?: BrowserContextOptions): Promise<void>;
 }
 
-export function browserSuite(): Suite {
+/** `env`: the portal's settings beyond the suite's own (STUDIO=on for the brand studio). */
+export function browserSuite(env: Record<string, string> = {}): Suite {
   const suite = {
     async withPage(fn: (page: Page) => Promise<void>, options?: BrowserContextOptions) {
       const { context, page } = await openPage(suite.browser, options);
@@ -23,7 +24,7 @@ export function browserSuite(): Suite {
     },
   } as Suite;
   beforeAll(async () => {
-    [suite.portal, suite.browser] = await Promise.all([startPortal(), launchChromium()]);
+    [suite.portal, suite.browser] = await Promise.all([startPortal(env), launchChromium()]);
   });
   afterAll(async () => {
     await suite.browser?.close();

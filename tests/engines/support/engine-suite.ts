@@ -35,7 +35,8 @@ export interface EngineSuite {
   withPage(fn: (page: Driver) => Promise<void>, viewport?: Viewport): Promise<void>;
 }
 
-export function engineSuite(options = { javaScript: true }): EngineSuite {
+/** `env`: the portal's settings beyond the suite's own (STUDIO=on for the brand studio). */
+export function engineSuite(options = { javaScript: true }, env: Record<string, string> = {}): EngineSuite {
   const engine = inject('engine');
   let browser: EngineBrowser | undefined;
   const suite = {
@@ -60,7 +61,7 @@ export function engineSuite(options = { javaScript: true }): EngineSuite {
   } as EngineSuite;
   beforeAll(async () => {
     // Started side by side; whichever started is stopped in afterAll even when the other failed.
-    const [portal, launched] = await Promise.allSettled([startPortal(ONE_BROWSER_MANY_CUSTOMERS), launchEngine(engine, options)]);
+    const [portal, launched] = await Promise.allSettled([startPortal({ ...ONE_BROWSER_MANY_CUSTOMERS, ...env }), launchEngine(engine, options)]);
     if (portal.status === 'fulfilled') suite.portal = portal.value;
     if (launched.status === 'fulfilled') browser = launched.value;
     for (const result of [portal, launched]) if (result.status === 'rejected') throw result.reason;

@@ -67,7 +67,7 @@ export async function fillValidForm(page: Driver, brand: Brand, email: string, p
     else if (control === 'select') await page.selectOption(field(name), String(value));
     else if (value === true) await page.click(field(name));
   }
-  const model = form(brand.variant);
+  const model = form(brand.form);
   const files = [photos.jpeg, photos.png];
   const names: string[] = [];
   for (const [i, photo] of model.photos.entries()) names.push(await uploadPhoto(page, photo, files[i % files.length]));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app';
-import { ConfigError } from '../../../src/server/config';
+import { ConfigError } from '../../../src/server/config-error';
 import type { ServiceDesk } from '../../../src/core/types';
 import { SPEC_SCHEMAS_DIR } from '../../support/data-folders';
 import { newWebhookSecret } from '../../support/webhook-receiver';

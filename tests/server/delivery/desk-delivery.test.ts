@@ -130,6 +130,17 @@ describe('service-desk mail over SMTP', { timeout: 30_000 }, () => {
     expect(mail.attachments[1].content.equals(await storedPhoto(server, image2))).toBe(true);
   });
 
+  it('keeps every line break the customer typed, however typed: CR LF, LF, or a lone CR (an old Mac, a pasted text)', async () => {
+    for (const [typed, shown] of [
+      ['Eerste regel\rTweede regel', 'Eerste regel\nTweede regel'],
+      ['Eerste regel\rTweede regel\r\nDerde regel\nVierde regel', 'Eerste regel\nTweede regel\nDerde regel\nVierde regel'],
+    ]) {
+      const reference = await submitted('ilve', { ...simpleRequest(...(await twoPhotos())), description: typed });
+      const mail = await smtp.waitFor((m) => to(m).includes('servicedesk@ilve.example.com') && m.subject!.includes(reference));
+      expect(mail.text).toContain(`Klachtomschrijving:\n${shown}\n`);
+    }
+  });
+
   it('writes to a French desk in French, with the extended form\'s fields', async () => {
     const [image1, image2] = await twoPhotos();
     const reference = await submitted('teka', extendedRequest(image1, image2, 'nl'));

@@ -23,7 +23,7 @@ const languages = indexLanguages({
   },
   de: { fields: { drive: 'Antrieb' }, options: { drive: { accu: 'Akku' } } },
 });
-const brand = { id: 'tuinco', name: 'Tuinco', variant: 'garden', serviceDesk: { emails: ['desk@example.com'], language: 'nl' } };
+const brand = { id: 'tuinco', name: 'Tuinco', form: 'garden', serviceDesk: { emails: ['desk@example.com'], language: 'nl' } };
 const request = { mail: 'klant@example.com', drive: 'accu', width: 46 };
 
 describe('a choice in what people read', () => {

@@ -104,14 +104,18 @@ describe('mail delivery across kill -9 of the server in mid-delivery', () => {
  */
 const REQUESTS = Number(process.env.CRASH_REQUESTS ?? 50);
 const RESEND_KILLS = 3;
-/** Deliveries under way at once (twice SMTP_MAX_CONNECTIONS): each at the relay, waiting for a connection, or being recorded. */
+/**
+ * What a kill may send again, at most, at the default settings (SMTP_MAX_CONNECTIONS 10): the deliveries the
+ * relay had whose answer or its recording had not come. 25 of 762 mails came twice for three kills when 20
+ * were kept in flight whatever the relay's pace.
+ */
 const IN_FLIGHT = 4;
 /** Mails the relay takes between two kills. */
 const BETWEEN_KILLS = 20;
 
 describe(`mail delivery across kill -9 with a relay that takes 200 ms a message (${BACKEND})`, () => {
   it('sends again at most the deliveries in flight at each kill, and loses none', async () => {
-    const { sink, port, env } = await crashSetup('crash-resends', { replyAfterMs: 200 }, { SMTP_MAX_CONNECTIONS: String(IN_FLIGHT / 2) });
+    const { sink, port, env } = await crashSetup('crash-resends', { replyAfterMs: 200 });
 
     // The requests are stored first by a server that sends nothing yet (its first look for due mail is a
     // minute away), so that the kills below all come during delivery.
@@ -159,7 +163,7 @@ describe(`mail delivery across kill -9 with a relay that takes 200 ms a message 
     const duplicates = sink.mails.length - expected;
     console.log(
       `[measure] crash resends (${BACKEND}): ${acknowledged.length} requests acknowledged, ${unanswered.length} stored with the answer cut off, ${expected} mails, ` +
-        `${RESEND_KILLS} kill -9 at ${kills.join(', ')} mails sent, ${sink.mails.length} received, ${duplicates} duplicates (at most ${IN_FLIGHT} in flight per kill: ${RESEND_KILLS * IN_FLIGHT})`,
+        `${RESEND_KILLS} kill -9 at ${kills.join(', ')} mails sent, ${sink.mails.length} received, ${duplicates} duplicates (at most ${IN_FLIGHT} a kill: ${RESEND_KILLS * IN_FLIGHT})`,
     );
     expect(unanswered.length).toBeLessThanOrEqual(RESEND_KILLS);
     // Every request stored, answered or not, reached the desk and its customer, each mail once under its own Message-ID.

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app';
-import { ConfigError } from '../../../src/server/config';
+import { ConfigError } from '../../../src/server/config-error';
 import { freePort } from '../../support/free-port';
 import { brandsWith, jpegWithGps, png, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from '../helpers';
 

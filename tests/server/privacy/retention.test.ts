@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import {
   extendedRequest,
   injectSubmit,
   injectUpload,
+  keptMails,
   png,
   simpleRequest,
   storedPhotoNames,
@@ -31,10 +32,11 @@ async function submitFor(app: TestServer['app'], brand: string, body: (a: string
   return { reference: (res.json() as { reference: string }).reference, photos };
 }
 
-const emlFiles = (dataDir: string) => (existsSync(join(dataDir, 'outbox')) ? readdirSync(join(dataDir, 'outbox')).filter((f) => f.endsWith('.eml')) : []);
+/** The kept mails' names (SMTP_URL unset: .eml files, or rows with PostgreSQL). */
+const emlFiles = async (s: TestServer) => (await keptMails(s)).map((m) => m.name);
 
 async function allMailsDone(s: TestServer, n: number): Promise<boolean> {
-  return (await count(s, 'SELECT count(*) AS n FROM outbox WHERE sent_at IS NOT NULL')) >= n && emlFiles(s.dataDir).length >= n;
+  return (await count(s, 'SELECT count(*) AS n FROM outbox WHERE sent_at IS NOT NULL')) >= n && (await emlFiles(s)).length >= n;
 }
 
 const references = async (s: TestServer) => s.sql.all<{ reference: string }>('SELECT reference FROM requests');
@@ -42,12 +44,12 @@ const references = async (s: TestServer) => s.sql.all<{ reference: string }>('SE
 describe('retention (GDPR): the server removes requests past their period', () => {
   it('removes an old delivered request with its photos, outbox rows and .eml files, and keeps the rest', { timeout: 60_000 }, async () => {
     server = await buildTestApp({ RETENTION_DAYS: '90', RETENTION_INTERVAL_MS: '1000' });
-    const { app, dataDir, sql } = server;
+    const { app, sql } = server;
     const s = server;
     const old = await submitFor(app, 'teka', (a, b) => extendedRequest(a, b)); // confirmation, dealer and desk mail
     const recent = await submitFor(app, 'ilve', (a, b) => simpleRequest(a, b)); // confirmation and desk mail
     await until(() => allMailsDone(s, 5), 'mails to be delivered');
-    expect(emlFiles(dataDir)).toHaveLength(5);
+    expect(await emlFiles(s)).toHaveLength(5);
 
     // 91 days pass for the first request: created and delivered then.
     const past = Date.now() - 91 * DAY;
@@ -62,8 +64,8 @@ describe('retention (GDPR): the server removes requests past their period', () =
     await until(async () => (await storedPhotoNames(s)).length === 2 || undefined, 'photo files to go');
     expect(await storedPhotoNames(s)).toEqual([...recent.photos].sort());
     // The files go after the rows, as the photos' do.
-    await until(() => emlFiles(dataDir).length === 2 || undefined, 'mail files to go');
-    expect(emlFiles(dataDir).sort()).toEqual([`${recent.reference}.confirmation.eml`, `${recent.reference}.desk.eml`].sort());
+    await until(async () => (await emlFiles(s)).length === 2 || undefined, 'mail files to go');
+    expect((await emlFiles(s)).sort()).toEqual([`${recent.reference}.confirmation.eml`, `${recent.reference}.desk.eml`].sort());
   });
 
   it('keeps an old request whose mail is still waiting to be delivered', { timeout: 60_000 }, async () => {
@@ -96,7 +98,7 @@ function requestsCli(s: TestServer, ...args: string[]): { stdout: string; stderr
 describe('npm run requests -- show / erase --email (subject access and erasure)', () => {
   it('shows everything held about one person, then erases it all without logging who', { timeout: 60_000 }, async () => {
     server = await buildTestApp();
-    const { app, dataDir } = server;
+    const { app } = server;
     const s = server;
     const person = 'Marie.Dupont@Example.com';
     const theirs = await submitFor(app, 'teka', (a, b) => ({ ...extendedRequest(a, b), client_email: person, last_name: 'Marie Dupont' }));
@@ -131,7 +133,7 @@ describe('npm run requests -- show / erase --email (subject access and erasure)'
 
     expect(JSON.parse(requestsCli(s, 'show', '--email', person).stdout)).toEqual({ requests: [], namedAsDealer: [], otherMails: [] });
     expect(await storedPhotoNames(s)).toEqual([...other.photos].sort());
-    expect(emlFiles(dataDir)).toHaveLength(2);
+    expect(await emlFiles(s)).toHaveLength(2);
     expect(await references(s)).toEqual([{ reference: other.reference }]);
     expect(await count(s, "SELECT count(*) AS n FROM outbox WHERE body LIKE '%Dupont%' OR recipient LIKE '%dupont%'")).toBe(0);
     // The server goes on: the erased photos cannot be claimed, new requests are stored.

@@ -19,13 +19,14 @@ import { strFromU8, unzipSync } from 'fflate';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { validateProject } from '../../../src/cli/validate/project';
+import { validateProject } from '../../../src/cli/validate';
 import { buildApp } from '../../../src/server/app';
 import { BACKEND } from '../../support/backend';
 import { installSpecData } from '../../support/data-folders';
 import { brandsWith } from '../../support/brands-with';
 import { freePort } from '../../support/free-port';
 import { checkpointedTableFiles, privatePostgres, type PrivatePostgres } from '../../support/private-postgres';
+import { keptMail, keptMails } from '../helpers';
 import { selfSignedCert } from '../../support/tls-cert';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 import { requests, storeEnv } from '../../cli/requests/run-requests';
@@ -122,8 +123,12 @@ function filesHolding(dir: string): string[] {
   });
 }
 
-const mailFolder = (dataDir: string) => join(dataDir, 'outbox');
-const readMail = (dataDir: string, reference: string, kind: string) => simpleParser(readFileSync(join(mailFolder(dataDir), `${reference}.${kind}.eml`)));
+/** A kept mail (SMTP_URL unset: a file, or a row with PostgreSQL), parsed. */
+async function readMail(server: Parameters<typeof keptMail>[0], reference: string, kind: string) {
+  const eml = await keptMail(server, `${reference}.${kind}.eml`);
+  if (!eml) throw new Error(`no ${kind} mail of ${reference} kept`);
+  return simpleParser(eml);
+}
 
 describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
   const root = mkdtempSync(join(tmpdir(), 'forms-change-'));
@@ -199,7 +204,7 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
 
     await allSent();
     await receiver.waitFor((w) => w.event.data.reference === own.reference);
-    deskMailBefore = await readMail(dataDir(), own.reference, 'desk');
+    deskMailBefore = await readMail({ sql, dataDir: dataDir() }, own.reference, 'desk');
 
     // Months later: the forms change as data, and the server restarts with them on the same store.
     await app?.close();
@@ -264,7 +269,7 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
       },
       'the desk mail sent again',
     );
-    const again = await readMail(dataDir(), own.reference, 'desk');
+    const again = await readMail({ sql, dataDir: dataDir() }, own.reference, 'desk');
     expect(again.replyTo?.value[0].address?.toLowerCase()).toBe(AS_CUSTOMER.toLowerCase());
     expect(again.replyTo?.value[0].address).toBe(deskMailBefore.replyTo?.value[0].address);
     const names = (mail: ParsedMail) => mail.attachments.map((a) => a.filename);
@@ -319,15 +324,16 @@ describe('requests sent before the forms changed', { timeout: 240_000 }, () => {
   });
 
   it('erase --email leaves nothing of the person in the database files, the mail files (decoded) or the photos, and says what it removed', async () => {
-    expect(filesHolding(dataDir()).length).toBeGreaterThan(0);
+    // Before: the person is where the test looks (with PostgreSQL, the mails too are in the database's files).
+    expect([...filesHolding(dataDir()), ...(db ? filesHolding(await checkpointedTableFiles(db)) : [])].length).toBeGreaterThan(0);
     const run = await staff(['erase', '--email', 'QUINTA.REVISIONMARKER@example.com']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^ {2}their requests \(table requests\) +1$/m);
     expect(run.stdout).toMatch(/^ {2}other requests naming them as dealer, address taken out \(table requests\) +1$/m);
 
     expect(filesHolding(dataDir())).toEqual([]);
-    for (const file of readdirSync(mailFolder(dataDir())).filter((f) => f.endsWith('.eml'))) {
-      const mail = await simpleParser(readFileSync(join(mailFolder(dataDir()), file)));
+    for (const { name: file, eml } of await keptMails({ sql, dataDir: dataDir() })) {
+      const mail = await simpleParser(eml);
       const seen = [mail.text ?? '', mail.subject ?? '', mail.headerLines.map((h) => h.line).join('\n'), ...mail.attachments.map((a) => a.content.toString('latin1'))].join('\n').toLowerCase();
       for (const marker of MARKERS) expect(seen, file).not.toContain(marker.toLowerCase());
     }

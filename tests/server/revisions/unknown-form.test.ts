@@ -5,12 +5,10 @@
  * request names, Reply-To the desk: no field is known to be the customer's),
  * rather than being retried for days as if the mail server were down.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requests, storeEnv } from '../../cli/requests/run-requests';
-import { jpegWithGps, png, simpleRequest, startTestServer, submit, until, uploadedName, type TestServer } from '../helpers';
+import { jpegWithGps, keptMails, png, simpleRequest, startTestServer, submit, until, uploadedName, type TestServer } from '../helpers';
 
 describe('a request of a form no revision knows', { timeout: 120_000 }, () => {
   let server: TestServer;
@@ -18,8 +16,7 @@ describe('a request of a form no revision knows', { timeout: 120_000 }, () => {
   let stored: Record<string, unknown>;
 
   const deskMails = async (): Promise<ParsedMail[]> => {
-    const folder = join(server.dataDir, 'outbox');
-    const mails = await Promise.all(readdirSync(folder).filter((f) => f.endsWith('.eml')).map((f) => simpleParser(readFileSync(join(folder, f)))));
+    const mails = await Promise.all((await keptMails(server)).map((m) => simpleParser(m.eml)));
     return mails.filter((m) => m.headers.get('x-repair-reference') === reference && (m.to as { text: string }).text.includes('servicedesk@'));
   };
 

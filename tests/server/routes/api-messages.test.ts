@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fr from '../../fixtures/schemas/spec/i18n/fr.json';
 import nl from '../../fixtures/schemas/spec/i18n/nl.json';
 import { shapeRequest } from '../../../src/core/payload';
-import type { Locale, Variant } from '../../../src/core/types';
+import type { Locale, FormName } from '../../../src/core/types';
 import { loadFormValidation } from '../../../src/web/form/validation';
 import { ruleCases, withPatch } from '../../core/form-rule-cases';
 import { buildTestApp, extendedRequest, injectSubmit, type TestServer } from '../helpers';
@@ -15,13 +15,13 @@ beforeAll(async () => {
 afterAll(() => server.dispose());
 
 const pageTexts: Record<Locale, { form: { invalidFields: string } }> = { nl, fr };
-const pageValidation: Record<Variant, Awaited<ReturnType<typeof loadFormValidation>>> = {
+const pageValidation: Record<FormName, Awaited<ReturnType<typeof loadFormValidation>>> = {
   simple: await loadFormValidation('simple'),
   extended: await loadFormValidation('extended'),
 };
 const COUNTRIES = ['be', 'fr', 'nl', 'lu'];
 /** A brand of each variant whose brand rules let every rule case's brand and country through. */
-const BRAND: Record<Variant, { id: string; name: string; countries: string[]; brandField: { mode: 'fixed' } | { mode: 'text' } }> = {
+const BRAND: Record<FormName, { id: string; name: string; countries: string[]; brandField: { mode: 'fixed' } | { mode: 'text' } }> = {
   simple: { id: 'ilve', name: 'Ilve', countries: COUNTRIES, brandField: { mode: 'text' } },
   extended: { id: 'teka', name: 'Teka', countries: COUNTRIES, brandField: { mode: 'fixed' } },
 };

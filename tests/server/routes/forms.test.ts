@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   extendedRequest,
   jpegWithGps,
+  keptMail,
   png,
   simpleRequest,
   startTestServer,
@@ -44,7 +43,8 @@ async function waitForMail(reference: string, kind: string): Promise<string> {
       reference,
       kind,
     );
-    if (row?.sent_at) return readableMail(readFileSync(join(server.dataDir, 'outbox', `${reference}.${kind}.eml`), 'utf8'));
+    const kept = row?.sent_at ? await keptMail(server, `${reference}.${kind}.eml`) : undefined;
+    if (kept) return readableMail(kept.toString('utf8'));
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`no ${kind} mail for ${reference}`);
@@ -83,7 +83,7 @@ describe('POST /api/forms/:brand', () => {
     const res = await submit(server.url, 'ilve', simpleRequest(image1, image2));
     const { reference } = (await res.json()) as { reference: string };
     await waitForMail(reference, 'desk');
-    const desk = await simpleParser(readFileSync(join(server.dataDir, 'outbox', `${reference}.desk.eml`)));
+    const desk = await simpleParser((await keptMail(server, `${reference}.desk.eml`))!);
     expect(desk.replyTo?.value[0].address).toBe('klant@example.com');
     expect(desk.subject).toContain(reference);
     expect(desk.attachments.map((a) => a.filename)).toEqual([`${reference}-typeplaatje.jpg`, `${reference}-aankoopbon.png`]);

@@ -5,16 +5,17 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Kysely } from 'kysely';
 import { DatabaseState } from '../../../src/server/storage/database-state';
-import { migrate, type Migration, type MigrationPlan } from '../../../src/server/storage/migrate';
+import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '../../../src/server/storage/migrations/history';
+import { migrate, type Migration, type MigrationPlan } from '../../../src/server/storage/migrations/migrate';
 import { openStorage } from '../../../src/server/storage/open-storage';
 import type { Storage } from '../../../src/server/storage/port';
 import { PortalPostgresDialect } from '../../../src/server/storage/postgres/kysely-dialect';
-import { POSTGRES_MIGRATIONS, POSTGRES_PLAN } from '../../../src/server/storage/postgres/migrations';
+import { POSTGRES_PLAN } from '../../../src/server/storage/postgres/migrations';
 import { openPool } from '../../../src/server/storage/postgres/pool';
 import type { PortalDatabase } from '../../../src/server/storage/schema';
 import { openDatabase } from '../../../src/server/storage/sqlite/connection';
 import { NodeSqliteDialect } from '../../../src/server/storage/sqlite/kysely-dialect';
-import { SQLITE_MIGRATIONS, SQLITE_PLAN } from '../../../src/server/storage/sqlite/migrations';
+import { SQLITE_PLAN } from '../../../src/server/storage/sqlite/migrations';
 import { mailboxOf } from '../../../src/core/mailbox';
 import { FormRevisions } from '../../../src/server/revisions/form-revisions';
 import { portal } from '../../support/portal-data';
@@ -55,7 +56,7 @@ function migrator(where: { dataDir: string; databaseUrl: string }): { db: Kysely
   return { db, plan: BACKEND === 'sqlite' ? SQLITE_PLAN : POSTGRES_PLAN };
 }
 
-const MIGRATIONS: Migration[] = BACKEND === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS;
+const MIGRATIONS: readonly Migration[] = BACKEND === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS;
 const versions = async (p: DatabaseProbe) => (await p.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
 
 /** A fresh database migrated up to `version` by hand, holding one request (id 1) for outbox rows to point at. */
@@ -176,13 +177,13 @@ describe('versioned migrations (the backend under test)', () => {
     expect(await look.all('SELECT message_id, queued_at, channel, limit_key FROM outbox')).toEqual([
       { message_id: null, queued_at: null, channel: 'mail', limit_key: 'a@example.com' },
     ]);
-    expect(await storage.photos.unclaimedBytes('x')).toEqual({ total: 0, mine: 0, group: 0 });
+    expect(await storage.photos.unclaimedBytes('x', ['x'])).toEqual({ total: 0, mine: 0, groups: [0] });
   });
 });
 
 describe('both backends keep one schema history', () => {
   it('the same versions and names, in order', () => {
-    const steps = (m: Migration[]) => m.map(({ version, name }) => ({ version, name }));
+    const steps = (m: readonly Migration[]) => m.map(({ version, name }) => ({ version, name }));
     expect(steps(SQLITE_MIGRATIONS)).toEqual(steps(POSTGRES_MIGRATIONS));
   });
 });

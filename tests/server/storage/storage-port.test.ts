@@ -37,6 +37,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
 function tempWith(bytes: string): string {
   const temp = storage.photos.tempPath();
   writeFileSync(temp, bytes);
@@ -91,7 +97,7 @@ describe('storing a request', () => {
     expect(await storage.requestByReference('ref-1')).toMatchObject({ reference: 'ref-1', brand: 'ilve', payload: item.payload });
     expect((await storage.requestByKey('key-1', 'ilve'))?.reference).toBe('ref-1');
     expect(await storage.requestByKey('key-1', 'teka')).toBeUndefined();
-    expect(await storage.photos.unclaimedBytes('192.0.2.1')).toEqual({ total: 0, mine: 0, group: 0 });
+    expect(await storage.photos.unclaimedBytes('192.0.2.1', ['192.0.2.'])).toEqual({ total: 0, mine: 0, groups: [0] });
     expect(await storage.outboxFigures()).toMatchObject({ pendingByKind: { confirmation: 1, desk: 1, webhook: 1 }, failedByKind: {} });
   });
 
@@ -242,16 +248,43 @@ describe("a person's data", () => {
 
     await storage.rewriteRequest(first.id, '{"rewritten":true}');
     expect((await storage.requestByReference('ref-own'))?.payload).toBe('{"rewritten":true}');
-    await storage.rewriteMail(toKlant[1].id, 'new subject', 'new body');
+    expect(await storage.rewriteMail(toKlant[1], 'new subject', 'new body')).toBe(0);
     expect((await storage.mailsByLimitKey('klant@example.com'))[1]).toMatchObject({ subject: 'new subject', body: 'new body' });
 
     const erased = await storage.eraseRequests([first.id]);
     expect(erased).toMatchObject({ requests: 1, photos: 2 });
     expect(erased.mails).toHaveLength(3);
     expect(await storage.photos.read(own.photos[0].name)).toBeUndefined();
-    expect(await storage.eraseMails([toKlant[1].id])).toBe(1);
+    expect(await storage.eraseMails([toKlant[1]])).toEqual({ mails: 1, mailCopies: 0 });
     expect(await storage.mailsByLimitKey('klant@example.com')).toEqual([]);
-    await expect(storage.reclaim()).resolves.toBeUndefined();
+    await expect(storage.reclaim()).resolves.toEqual({ done: true });
+  });
+
+  it("keeps mails' copies while their rows say what they say, and removes them with their rows, counted", async () => {
+    const own = await request('ref-own');
+    await store(own);
+    await store(await request('ref-other'));
+    const [first, second] = await storage.requestsAfter(0, 2);
+    const [confirmation, desk] = await storage.deliveriesOf([first.id]);
+    const [, otherDesk] = await storage.deliveriesOf([second.id]);
+    const keep = (row: typeof desk, text = row.body) => storage.mailCopies.keep({ id: row.id, messageId: row.message_id!, subject: row.subject, text }, Buffer.from(`eml of ${row.kind}`));
+    const names = async () => (await collect(storage.mailCopies.list())).map((c) => c.name).sort();
+    // A row rewritten meanwhile (an erasure took an address out): the copy of what it said before is not kept.
+    await keep(otherDesk, 'what it said before');
+    expect(await names()).toEqual([]);
+    await keep(confirmation);
+    await keep(desk);
+    await keep(otherDesk);
+    expect(await names()).toEqual([confirmation, desk, otherDesk].map((m) => `${m.message_id}.eml`).sort());
+
+    expect(await storage.rewriteMail(otherDesk, 'new subject', 'new body')).toBe(1);
+    expect(await storage.eraseRequests([first.id])).toMatchObject({ requests: 1, mailCopies: 2 });
+    expect(await names()).toEqual([]);
+    // A mail kept after its row was erased leaves no copy: none could ever be found again.
+    await keep(confirmation);
+    expect(await names()).toEqual([]);
+    expect(await storage.mailCopies.sweep()).toBe(0);
+    await expect(storage.mailCopies.check()).resolves.toBeUndefined();
   });
 
   it('finds requests past retention only once their deliveries ended', async () => {
@@ -270,25 +303,37 @@ describe('photos', () => {
     const name = await photo('192.0.2.7', 'abcdef');
     expect(await storage.photos.read(name)).toEqual(Buffer.from('abcdef'));
     expect(await storage.photos.size(name)).toBe(6);
-    expect(await storage.photos.unclaimedBytes('192.0.2.7')).toEqual({ total: 6, mine: 6, group: 6 });
+    expect(await storage.photos.unclaimedBytes('192.0.2.7', ['192.0.2.7'])).toEqual({ total: 6, mine: 6, groups: [6] });
     expect(await storage.photos.removeUnclaimedBefore(Date.now() + 1)).toBe(1);
     expect(await storage.photos.read(name)).toBeUndefined();
     expect(await storage.photos.size(name)).toBeUndefined();
   });
 
-  it('counts a network by its owners\' prefix, and makes room by forgetting unclaimed photos of the network holding the most first, the oldest first, never a claimed one', async () => {
+  it('counts a network by its owners\' prefix, and makes room by forgetting unclaimed photos of the block holding the most first, the oldest first, never a claimed one', async () => {
     const claimed = await request('ref-claimed');
     await store(claimed);
-    const old = await storage.photos.add(tempWith('aaaa'), 'jpg', '192.0.2.0/24 192.0.2.7', Date.now() - 2000);
-    const middle = await storage.photos.add(tempWith('bbbb'), 'jpg', '192.0.2.0/24 192.0.2.8', Date.now() - 1000);
-    const young = await storage.photos.add(tempWith('cccc'), 'jpg', '198.51.100.0/24 198.51.100.1');
-    expect(await storage.photos.unclaimedBytes('192.0.2.0/24 192.0.2.7', '192.0.2.0/24 ')).toEqual({ total: 12, mine: 4, group: 8 });
-    expect(await storage.photos.evictUnclaimed(5)).toBe(2);
+    const old = await storage.photos.add(tempWith('aaaa'), 'jpg', '192.0.0.0/16 192.0.2.0/24 192.0.2.7', Date.now() - 2000);
+    const middle = await storage.photos.add(tempWith('bbbb'), 'jpg', '192.0.0.0/16 192.0.3.0/24 192.0.3.8', Date.now() - 1000);
+    const young = await storage.photos.add(tempWith('cccc'), 'jpg', '198.51.0.0/16 198.51.100.0/24 198.51.100.1');
+    expect(await storage.photos.unclaimedBytes('192.0.0.0/16 192.0.2.0/24 192.0.2.7', ['192.0.0.0/16 192.0.2.0/24 ', '192.0.0.0/16 '])).toEqual({ total: 12, mine: 4, groups: [4, 8] });
+    const later = Date.now() + 1;
+    expect(await storage.photos.evictUnclaimed(5, later)).toEqual({ evicted: 2, oldestLeft: expect.any(Number) });
     expect([await storage.photos.read(old.name), await storage.photos.read(middle.name)]).toEqual([undefined, undefined]);
     expect(await storage.photos.read(young.name)).toEqual(Buffer.from('cccc'));
-    expect(await storage.photos.evictUnclaimed(100)).toBe(1);
-    expect(await storage.photos.evictUnclaimed(100)).toBe(0);
+    expect(await storage.photos.evictUnclaimed(4, later)).toEqual({ evicted: 1, oldestLeft: undefined });
+    expect(await storage.photos.evictUnclaimed(100, later)).toEqual({ evicted: 0, oldestLeft: undefined });
     for (const { name } of claimed.photos) expect(await storage.photos.read(name)).toBeDefined();
+  });
+
+  it('never forgets a photo made since `before` to make room, and none at all when those older are too few', async () => {
+    const now = Date.now();
+    const old = await storage.photos.add(tempWith('aaaa'), 'jpg', '10.0.0.0/16 10.0.0.0/24 10.0.0.1', now - 60_000);
+    const recent = await storage.photos.add(tempWith('bbbbbbbb'), 'jpg', '192.0.0.0/16 192.0.2.0/24 192.0.2.7', now - 1000);
+    // The recent one's block holds the most: still only the old one may go, and 6 bytes it cannot make.
+    expect(await storage.photos.evictUnclaimed(6, now - 30_000)).toEqual({ evicted: 0, oldestLeft: now - 60_000 });
+    expect([await storage.photos.read(old.name), await storage.photos.read(recent.name)]).toEqual([Buffer.from('aaaa'), Buffer.from('bbbbbbbb')]);
+    expect(await storage.photos.evictUnclaimed(4, now - 30_000)).toEqual({ evicted: 1, oldestLeft: now - 1000 });
+    expect(await storage.photos.read(recent.name)).toEqual(Buffer.from('bbbbbbbb'));
   });
 
   it('forgets sooner the unclaimed photos of an owner at its share, and only theirs', async () => {

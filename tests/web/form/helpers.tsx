@@ -59,6 +59,8 @@ export function storeDraft(brandId: string, data: Record<string, unknown>): void
 export interface FakeResponse {
   ok: boolean;
   status: number;
+  /** The answer's JSON; none: `{}`. */
+  body?: unknown;
 }
 
 /** A fetch stub answering the submit; `calls` keeps url and init of each request. */
@@ -68,7 +70,7 @@ export function stubFetch(answers: (FakeResponse | Error)[]) {
     if (!url.includes('/api/forms/')) return { ok: true, status: 200, json: async () => ({ response: { docs: [] } }) } as unknown as Response;
     const next = answers.length > 1 ? answers.shift()! : answers[0];
     if (next instanceof Error) throw next;
-    return { ...next, json: async () => ({}) } as unknown as Response;
+    return { ok: next.ok, status: next.status, json: async () => next.body ?? {} } as unknown as Response;
   });
   vi.stubGlobal('fetch', fn);
   return fn;

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { validData } from '../../core/form-rule-cases';
 import { brands, renderForm, setMeta, storeDraft, stubFetch, submitCalls } from './helpers';
@@ -254,6 +254,25 @@ describe('RepairForm: submit', () => {
     expect(Object.keys(body).sort()).toEqual(
       ['last_name', 'street_name', 'house_number', 'postal_code', 'city', 'country', 'client_email', 'phone_number', 'brand', 'type', 'serial_number', 'purchase_date', 'description', 'image1', 'image2'].sort(),
     );
+  });
+
+  it('a 422 naming a photo the server no longer holds marks that picker "choose this photo again", not the error notice, and sends nothing until it is chosen again', async () => {
+    const fetch = stubFetch([{ ok: false, status: 422, body: { error: 'A photo is unknown', photos: ['image1'] } }]);
+    storeDraft('ilve', validData('simple'));
+    const { user } = renderForm(brands.ilve, 'nl', 'nl');
+    expect(await screen.findByDisplayValue('Jan Jansen')).toBeTruthy();
+    await user.click(submitButton());
+    const picker = screen.getByLabelText('Foto van het typeplaatje');
+    const chooseAgain = 'Deze foto is niet meer bij ons bewaard. Kies de foto opnieuw.';
+    // Said beside the picker, which it describes (and announced).
+    await waitFor(() => expect((picker.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent)).toContain(chooseAgain));
+    expect(screen.queryByText('Er is een fout opgetreden, probeer het opnieuw.')).toBeNull();
+    expect(document.activeElement).toBe(picker);
+    expect(picker.getAttribute('aria-invalid')).toBe('true');
+    // The name the server no longer knows is not kept: not in the draft, not sent again.
+    expect(JSON.parse(sessionStorage.getItem('repair-portal:draft:ilve') ?? '{}')).not.toHaveProperty('image1');
+    await user.click(submitButton());
+    expect(submitCalls(fetch)).toHaveLength(1);
   });
 
   it('French error notice', async () => {

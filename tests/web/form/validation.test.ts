@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Variant } from '../../../src/core/types';
+import type { FormName } from '../../../src/core/types';
 import { loadFormValidation } from '../../../src/web/form/validation';
 import { maxLengths, requiredFields, ruleCases, validData, withPatch } from '../../core/form-rule-cases';
 
 // The page's path: the precompiled validators (no compiler) + core fieldErrors.
-const loaded: Record<Variant, Awaited<ReturnType<typeof loadFormValidation>>> = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
+const loaded: Record<FormName, Awaited<ReturnType<typeof loadFormValidation>>> = { simple: await loadFormValidation('simple'), extended: await loadFormValidation('extended') };
 
-describe.each(['simple', 'extended'] as Variant[])('%s form, precompiled validator', (variant) => {
+describe.each(['simple', 'extended'] as FormName[])('%s form, precompiled validator', (variant) => {
   const { validate } = loaded[variant];
 
   it('accepts a complete request', () => {

@@ -5,9 +5,9 @@ import type { Brand, Locale, RepairRequest } from '../../../core/types';
 import { STORED_PHOTO, storedPhotoType } from '../../storage/photo-folder';
 import type { QueuedDelivery } from '../../storage/records';
 import { queued } from '../kinds';
-import { dateTimeForPeople } from './for-people';
-import { fieldLabel, intlLocale, languageName, photoFileName, shownValue, type RequestWords } from './request-words';
-import { oneLine, tidyText } from './tidy-text';
+import { dateTimeForPeople } from '../../../core/for-people';
+import { fieldLabel, intlLocale, languageName, photoFileName, shownValue, type RequestWords } from '../../../core/request-words';
+import { lineBreaks, oneLine, tidyText } from './tidy-text';
 
 /** What the desk's mail is made of: the request, its form and brand, where it stands in time, and the words. */
 export interface DeskMailInput {
@@ -39,7 +39,7 @@ export function composeDeskMail({ model, request, brand, locale, reference, rece
   if (model.roles.language === undefined) lines.push(`${fixed.said('customerLanguage')}: ${fixed.languageName(locale)}`);
   lines.push('');
   for (const { field, label } of fixed.fields) {
-    const value = shownValue(model, field, request, reference, words);
+    const value = lineBreaks(shownValue(model, field, request, reference, words));
     // Long texts start on their own line, so the desk reads them as the customer wrote them.
     lines.push(value.includes('\n') ? `${label}:\n${value}` : `${label}: ${value}`);
   }

@@ -4,7 +4,7 @@ import type { Brand, RepairRequest } from '../../../core/types';
 import type { FormRevisions } from '../../revisions/form-revisions';
 import type { DueDelivery } from '../../storage/records';
 import { deskAttachments, unknownFormAttachments } from './desk-mail';
-import { mailDate } from './for-people';
+import { mailDate } from '../../../core/for-people';
 import type { MailTransport } from './transport';
 
 export interface MailSenderOptions {

@@ -3,7 +3,15 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Plain text ends with its last line: no trailing blank lines or spaces. */
+/**
+ * Every line break as LF, however it was typed: CR LF, or a lone CR (an old Mac's, a pasted text's),
+ * which the mail's encoding dropped, running two of the customer's lines into one.
+ */
+export function lineBreaks(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** Plain text ends with its last line: no trailing blank lines or spaces; its line breaks LF (lineBreaks). */
 export function tidyText(text: string): string {
-  return `${text.replace(/[ \t]+$/gm, '').replace(/\s+$/, '')}\n`;
+  return `${lineBreaks(text).replace(/[ \t]+$/gm, '').replace(/\s+$/, '')}\n`;
 }

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { DeliveryError } from '../kinds';
-import { fsyncPath } from '../../storage/fsync-path';
+import { storedId, type MailCopies } from '../../storage/mail-copies';
 
 export interface MailEnvelope {
   id: number;
@@ -31,51 +28,17 @@ export interface MailTransport {
   close(): void;
 }
 
-const TEMP_PREFIX = '.tmp-';
-
-/**
- * Where mails go as .eml files without SMTP (DATA_DIR/outbox), each named after its stored message id
- * (mailFileName): ids change when rows move to PostgreSQL, message ids do not.
- */
-export const MAIL_SPOOL_DIR = 'outbox';
-
-/** Files of the earlier naming, `<outbox id>-<kind>.eml`: found by the Message-ID they hold (renameLegacyMails). */
-const LEGACY_NAME = /^\d+-[a-z-]+\.eml$/;
-
-/** A mail's file name from its stored message id (left of the @); encoded, so no id names a path. */
-export const mailFileName = (messageId: string) => `${encodeURIComponent(messageId)}.eml`;
-
-/** The stored message id a file is named after; undefined: not a mail's file. */
-function messageIdOfName(name: string): string | undefined {
-  if (!name.endsWith('.eml')) return undefined;
-  try {
-    return decodeURIComponent(name.slice(0, -4));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The stored message id inside a Message-ID header (`<id@domain>`). */
-const storedId = (header: string) => /^<(.+)@[^@]*>$/.exec(header)?.[1] ?? header;
-
-/** Whether the row a mail was written from still holds what it says (not erased or rewritten meanwhile). */
-export type StillHeld = (mail: MailEnvelope) => Promise<boolean>;
-
 function message(mail: MailEnvelope): Mail.Options {
   const { from, to, replyTo, subject, text, messageId, date, attachments, headers } = mail;
   return { from, to, replyTo, subject, text, messageId, date, attachments, headers };
 }
 
 /**
- * SMTP when a URL is configured; otherwise each mail becomes an .eml file
- * under `outboxDir` (development, and a record to inspect in tests).
+ * SMTP when a URL is configured; otherwise each mail is kept as it would have gone out (an .eml: storage's
+ * MailCopies), for development, a record to inspect, and tests.
  */
-export function createMailTransport(
-  smtp: { url: string; name: string; maxConnections: number },
-  outboxDir: string,
-  stillHeld: StillHeld,
-): MailTransport {
-  return smtp.url ? smtpTransport(smtp.url, smtp.name, smtp.maxConnections) : fileTransport(outboxDir, stillHeld);
+export function createMailTransport(smtp: { url: string; name: string; maxConnections: number }, copies: Pick<MailCopies, 'keep'>): MailTransport {
+  return smtp.url ? smtpTransport(smtp.url, smtp.name, smtp.maxConnections) : copyTransport(copies);
 }
 
 function smtpTransport(smtpUrl: string, name: string, maxConnections: number): MailTransport {
@@ -104,102 +67,12 @@ function smtpTransport(smtpUrl: string, name: string, maxConnections: number): M
   };
 }
 
-/**
- * Removes the .eml files of these mails (by stored message id) from each folder (erasure, retention),
- * files of the earlier naming included; returns how many it removed (not those gone already).
- */
-export async function removeSpooledMails(spoolDirs: readonly string[], messageIds: readonly string[]): Promise<number> {
-  if (messageIds.length === 0) return 0;
-  const wanted = new Set(messageIds);
-  let removed = 0;
-  for (const dir of spoolDirs) {
-    const names = await readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
-      const id = LEGACY_NAME.test(name) ? await legacyMessageId(join(dir, name)) : messageIdOfName(name);
-      if (id !== undefined && wanted.has(id) && (await removeFile(join(dir, name)))) removed++;
-    }
-  }
-  return removed;
-}
-
-/** Removes a file; false when it was gone already (another erasure, or its writer, removed it). */
-async function removeFile(path: string): Promise<boolean> {
-  try {
-    await rm(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}
-
-/** The stored message id in a file of the earlier naming: its Message-ID header, among the first lines. */
-async function legacyMessageId(path: string): Promise<string | undefined> {
-  const file = await open(path, 'r').catch(() => undefined);
-  if (!file) return undefined;
-  try {
-    const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(16_384) });
-    const head = buffer.subarray(0, bytesRead).toString('utf8').split('\n\n')[0];
-    const header = /^Message-ID:\s*(\S+)/im.exec(head)?.[1];
-    return header === undefined ? undefined : storedId(header);
-  } finally {
-    await file.close();
-  }
-}
-
-/**
- * Gives files of the earlier naming (`<outbox id>-<kind>.eml`) their message id's name, which stays
- * right once the rows move to PostgreSQL and get new ids (migrate-to-postgres); returns how many.
- */
-export async function renameLegacyMails(spoolDir: string): Promise<number> {
-  const names = (await readdir(spoolDir).catch(() => [] as string[])).filter((n) => LEGACY_NAME.test(n));
-  let renamed = 0;
-  for (const name of names) {
-    const id = await legacyMessageId(join(spoolDir, name));
-    if (id === undefined) continue;
-    await rename(join(spoolDir, name), join(spoolDir, mailFileName(id)));
-    renamed++;
-  }
-  if (renamed > 0) await fsyncPath(spoolDir);
-  return renamed;
-}
-
-/** Start-up: removes half-written .eml files a crash left behind (they hold personal data). */
-export async function removeMailLeftovers(outboxDir: string): Promise<void> {
-  const names = await readdir(outboxDir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n.startsWith(TEMP_PREFIX)).map((n) => rm(join(outboxDir, n), { force: true })));
-}
-
-function fileTransport(outboxDir: string, stillHeld: StillHeld): MailTransport {
+function copyTransport(copies: Pick<MailCopies, 'keep'>): MailTransport {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  let ready: Promise<unknown> | undefined;
-  const prepare = () => (ready ??= mkdir(outboxDir, { recursive: true, mode: 0o700 }));
   return {
     deliver: async (mail) => {
-      await prepare();
       const info = await transport.sendMail(message(mail));
-      // Write, fsync, rename, fsync the folder: a reader never sees half a mail, and a crash loses none.
-      const temp = join(outboxDir, `${TEMP_PREFIX}${randomUUID()}`);
-      const path = join(outboxDir, mailFileName(storedId(mail.messageId)));
-      // One handle writes and syncs: reopening the file just to fsync it doubled the opens per mail.
-      const file = await open(temp, 'wx', 0o600);
-      try {
-        try {
-          await file.writeFile(info.message as Buffer);
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-        await rename(temp, path);
-      } catch (error) {
-        // A full disk: the attempt fails (and is retried), and leaves no empty or partial file behind.
-        await rm(temp, { force: true });
-        throw error;
-      }
-      await fsyncPath(outboxDir);
-      // An erasure that removed the row after this mail was taken looked for its file before it was here:
-      // asked only now, the row's absence is seen and the file goes (erasure removes rows, then files).
-      if (!(await stillHeld(mail))) await rm(path, { force: true });
+      await copies.keep({ id: mail.id, messageId: storedId(mail.messageId), subject: mail.subject, text: mail.text }, info.message as Buffer);
     },
     close: () => transport.close(),
   };

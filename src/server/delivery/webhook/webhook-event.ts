@@ -1,6 +1,6 @@
 import { requestPhotos, type FormModel } from '../../../core/form-model';
 import type { Brand, Locale, RepairRequest } from '../../../core/types';
-import { photoFileName, type RequestWords } from '../mail/request-words';
+import { photoFileName, type RequestWords } from '../../../core/request-words';
 import type { QueuedDelivery } from '../../storage/records';
 import { queued } from '../kinds';
 import type { PhotoLinks } from '../../photos/photo-links';
@@ -12,6 +12,7 @@ interface StoredEvent {
   reference: string;
   brand: string;
   brandName: string;
+  /** The brand's form, under the key receivers already read (docs/adding-a-brand.md). */
   variant: string;
   locale: Locale;
   receivedAt: string;
@@ -25,7 +26,7 @@ interface StoredEvent {
 export function composeWebhook(
   model: Pick<FormModel, 'photos'>,
   request: RepairRequest,
-  brand: Pick<Brand, 'id' | 'name' | 'variant' | 'serviceDesk'>,
+  brand: Pick<Brand, 'id' | 'name' | 'form' | 'serviceDesk'>,
   locale: Locale,
   reference: string,
   receivedAt: number,
@@ -38,7 +39,7 @@ export function composeWebhook(
     reference,
     brand: brand.id,
     brandName: brand.name,
-    variant: brand.variant,
+    variant: brand.form,
     locale,
     receivedAt: new Date(receivedAt).toISOString(),
     request: fields,

@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import type { Brand } from '../../../core/types';
-import { ConfigError, type Env } from '../../config';
+import { ConfigError, type Env } from '../../config-error';
 import type { DueDelivery } from '../../storage/records';
 import { DeliveryError } from '../kinds';
 import type { PhotoLinks } from '../../photos/photo-links';

@@ -1,13 +1,15 @@
 import type { DatabaseState } from '../database-state';
-import { storeUnavailable } from '../store-unavailable';
+import { storeUnavailable, type Unavailability } from '../store-unavailable';
 import { pgUnavailability } from './connection-errors';
 
 /**
  * Runs a call to the database: one that finds it gone fails as "unavailable"
  * (the error handler answers 503 with Retry-After), and the state hears of
  * both outcomes, so the log says once when the database goes and comes back.
+ * `told` false for a kind: the caller decides whether that failure is the
+ * database's state (a lock the caller may wait out instead), and tells it.
  */
-export async function answered<T>(state: DatabaseState, call: () => Promise<T>, stored = true): Promise<T> {
+export async function answered<T>(state: DatabaseState, call: () => Promise<T>, stored = true, told: (kind: Unavailability) => boolean = () => true): Promise<T> {
   try {
     const result = await call();
     state.answered(stored);
@@ -16,7 +18,7 @@ export async function answered<T>(state: DatabaseState, call: () => Promise<T>, 
     const kind = pgUnavailability(error);
     if (kind === undefined) throw error;
     const unavailable = storeUnavailable(`database: ${(error as Error).message}`, kind);
-    state.unreachable(unavailable);
+    if (told(kind)) state.unreachable(unavailable);
     throw unavailable;
   }
 }

@@ -1,3 +1,4 @@
+import { DUE_SELECT } from '../queries/outbox';
 import type { DueDelivery } from '../records';
 import type { PostgresSql } from './postgres-sql';
 
@@ -18,9 +19,7 @@ export async function leaseDue(sql: PostgresSql, leaseMs: number, channel: strin
      )
      UPDATE outbox o SET next_attempt_at = ? FROM taken, requests r
      WHERE o.id = taken.id AND r.id = o.request_id
-     RETURNING o.id, o.kind, o.recipient, o.subject, o.body, o.attempts, COALESCE(o.queued_at, r.created_at) AS "queuedAt",
-               COALESCE(o.message_id, 'outbox-' || o.id) AS "messageId", r.reference, r.brand, r.locale, r.variant, r.payload,
-               r.form_revision AS "formRevision", o.language`,
+     RETURNING ${DUE_SELECT}`,
     [channel, now, JSON.stringify([...busy]), limit, now + leaseMs],
   );
   return rows.sort((a, b) => a.id - b.id);

@@ -46,8 +46,9 @@ export class PostgresPhotos extends PhotoRowsStore implements PhotoStore {
     return (await removeOverShareRows(this.db, cutoff, shareBytes)).length;
   }
 
-  async evictUnclaimed(bytes: number): Promise<number> {
-    return (await evictUnclaimedRows(this.db, bytes)).length;
+  async evictUnclaimed(bytes: number, before: number): Promise<{ evicted: number; oldestLeft: number | undefined }> {
+    const { names, oldestLeft } = await evictUnclaimedRows(this.db, bytes, before);
+    return { evicted: names.length, oldestLeft };
   }
 
   import(rows: readonly (PhotoRow & { data: Buffer })[]): Promise<number> {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { storesRequests, type DatabaseState } from '../database-state';
+import type { Unavailability } from '../store-unavailable';
 import { answered } from './answered';
 
 export type Param = string | number | null | Buffer;
@@ -44,6 +45,19 @@ export class PostgresSql {
   }
 
   /**
+   * The same, but a lock not granted in time (`busy`) is the caller's to tell (tell) or to wait out: the state
+   * hears nothing of it, so a wait the caller chooses turns no readiness red and writes no log line.
+   */
+  async allWaiting<T>(text: string, params: readonly Param[] = []): Promise<T[]> {
+    return (await this.query(prepared(text), params, (kind) => kind !== 'busy')).rows as T[];
+  }
+
+  /** Tells the database's state of a failure a caller chose not to wait out (allWaiting). */
+  tell(error: Error): void {
+    this.state.unreachable(error);
+  }
+
+  /**
    * Rows of a query planned from the tables as they are at this call (sent unnamed, so never a plan kept
    * from when a table was small): for statements whose rows to read depend on the data, run seldom.
    */
@@ -57,7 +71,7 @@ export class PostgresSql {
   }
 
   /** `statement` with no name is parsed and planned at this call only. */
-  private query(statement: { name?: string; text: string }, params: readonly Param[]): Promise<pg.QueryResult> {
-    return answered(this.state, () => this.on.query({ ...statement, values: params as Param[] }), storesRequests(statement.text));
+  private query(statement: { name?: string; text: string }, params: readonly Param[], told?: (kind: Unavailability) => boolean): Promise<pg.QueryResult> {
+    return answered(this.state, () => this.on.query({ ...statement, values: params as Param[] }), storesRequests(statement.text), told);
   }
 }

@@ -1,6 +1,6 @@
-import { Kysely, sql } from 'kysely';
+import { Kysely, sql, type ExpressionBuilder } from 'kysely';
 import { DatabaseState, type StateLog } from '../database-state';
-import { appliedVersion, migrate } from '../migrate';
+import { appliedVersion, migrate } from '../migrations/migrate';
 import { PhotoFolder } from '../photo-folder';
 import type { Storage } from '../port';
 import { transferOf } from '../queries/transfer';
@@ -11,6 +11,8 @@ import { leaseDue } from './lease';
 import { POSTGRES_PLAN } from './migrations';
 import { describeUrl, openPool } from './pool';
 import { PostgresPhotos } from './postgres-photos';
+import { copyRows, EARLIER_MAIL_FOLDER, PostgresMailCopies } from './postgres-mail-copies';
+import { reclaimSpace } from './reclaim';
 import { PostgresSql } from './postgres-sql';
 import { postgresTally } from './counters';
 import { postgresRateLimitStore } from './rate-limit-store';
@@ -23,16 +25,16 @@ export interface PostgresStorageOptions {
   deliveryLeaseMs: number;
   /** Where uploads are received (DATA_DIR/photos): PostgreSQL keeps the photos' bytes in their rows. */
   uploadsDir: string;
+  /** DATA_DIR/outbox, absolute: where an earlier release wrote this instance's mails (moved into the database at start). */
+  earlierMailFolder: string;
 }
 
 /**
  * The PostgreSQL backend (DATABASE_URL): several instances share requests,
- * photos (bytes in the row), idempotency keys, the outbox and the rate-limit
- * counters. Instances migrate one after the other at start.
+ * photos (bytes in the row), idempotency keys, the outbox with the mails kept
+ * without SMTP, and the rate-limit counters. Instances migrate one after the
+ * other at start.
  */
-/** Each instance's mail folder is a row of portal_settings named by this and the folder; a row named by this alone: an earlier release's. */
-const MAIL_FILES = 'mail_files_dir';
-
 export async function openPostgresStorage(
   options: PostgresStorageOptions,
   { log, existing = false }: { log?: StateLog; existing?: boolean } = {},
@@ -53,6 +55,11 @@ export async function openPostgresStorage(
   const tally = postgresTally(new PostgresSql(counters, state));
   let photos: PostgresPhotos | undefined;
   const photoStore = () => (photos ??= new PostgresPhotos(db, new PhotoFolder(options.uploadsDir)));
+  // What an earlier release recorded of each folder it wrote mails to: a row named `mail_files_dir` or `mail_files_dir:<folder>`.
+  const earlier = (eb: ExpressionBuilder<PortalDatabase, 'portal_settings'>) =>
+    eb.or([eb('name', '=', EARLIER_MAIL_FOLDER), eb('name', 'like', `${EARLIER_MAIL_FOLDER}:%`)]);
+  const earlierMailFolders = async () => [...new Set((await db.selectFrom('portal_settings').select('value').where(earlier).execute()).map((r) => r.value))].sort();
+  const mailCopies = new PostgresMailCopies(db, options.earlierMailFolder, earlierMailFolders);
   return {
     description: `PostgreSQL ${describeUrl(options.url)}`,
     state,
@@ -61,24 +68,14 @@ export async function openPostgresStorage(
     get photos() {
       return photoStore();
     },
+    mailCopies,
     openWriter: async (policy) => new PostgresRequestWriter(raw, db, policy),
     leaseDue: (channel, limit, busy, now) => leaseDue(raw, options.deliveryLeaseMs, channel, limit, busy, now),
-    // Staff commands run on other machines than the servers: where the servers write mail files is kept here.
-    // Every instance its own row: each writes to its own DATA_DIR, and erasure must reach them all.
-    mailFilesDirs: async () => {
-      const rows = await db.selectFrom('portal_settings').select('value').where((eb) => eb.or([eb('name', '=', MAIL_FILES), eb('name', 'like', `${MAIL_FILES}:%`)])).execute();
-      return [...new Set(rows.map((r) => r.value))];
-    },
-    recordMailFilesDir: async (dir) =>
-      void (await db.insertInto('portal_settings').values({ name: `${MAIL_FILES}:${dir}`, value: dir }).onConflict((oc) => oc.column('name').doNothing()).execute()),
-    ...sharedOperations({ db, removePhotoBytes: async () => {} }),
-    // A plain vacuum frees dead rows but leaves their bytes in the pages it keeps: the tables that hold
-    // text about people are written anew (their files replaced; submits wait for the lock meanwhile).
-    // Photo rows hold no names or addresses: freeing them is enough.
-    reclaim: async () => {
-      await sql`VACUUM FULL requests, outbox`.execute(db);
-      await sql`VACUUM photos`.execute(db);
-    },
+    earlierMailFolders,
+    forgetMailFolder: async (folder) =>
+      Number((await db.deleteFrom('portal_settings').where(earlier).where('value', '=', folder).executeTakeFirst()).numDeletedRows) > 0,
+    ...sharedOperations({ db, removePhotoBytes: async () => {}, mailCopies, copyRows }),
+    reclaim: () => reclaimSpace(pool),
     transfer: transferOf({
       db,
       schemaVersion: async () => {

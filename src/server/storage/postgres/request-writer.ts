@@ -4,7 +4,15 @@ import { recordDeliveries } from '../queries/outbox';
 import type { Db } from '../queries/requests';
 import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
 import { DAY_MS, firstAttempt, limitKeys, payloadHash, replayOf, unavailablePhotos } from '../store-rules';
+import { isStoreUnavailable, unavailability } from '../store-unavailable';
 import type { PostgresSql } from './postgres-sql';
+import { REWRITE_LOCK } from './reclaim';
+
+/**
+ * How long a submit waits out an erasure's rewrite of the tables (VACUUM FULL: seconds for a large store)
+ * before it is refused after all: as long as a client waits for an answer, well within the request timeout.
+ */
+const REWRITE_WAIT_MS = 60_000;
 
 /** Seeds the hash of a mailbox into an advisory lock of the mail limit's own (the migration lock is another number; mail-limit-turns.test.ts takes one). */
 const MAIL_LIMIT_LOCKS = 7_316_403;
@@ -72,7 +80,7 @@ export class PostgresRequestWriter implements RequestWriter {
     const counted = limitKeys(s.deliveries).filter((key) => !full.has(key));
     let stored: Stored | { free: string[] };
     try {
-      stored = await this.insert(s, now, counted, full);
+      stored = await this.waitingOutRewrite(() => this.insert(s, now, counted, full));
     } catch (error) {
       // Nothing was stored: the caller tries again under a new reference.
       if (referenceTaken(error)) return { kind: 'reference-taken' };
@@ -88,6 +96,35 @@ export class PostgresRequestWriter implements RequestWriter {
     );
     if (earlier) return replayOf(s, earlier);
     return { kind: 'photos-unavailable', fields: unavailablePhotos(s, new Set(stored.free)) };
+  }
+
+  /**
+   * Runs a submit's statement; one that met a table lock while an erasure rewrites the tables (REWRITE_LOCK
+   * held: its VACUUM FULL holds them for seconds) is sent again until the rewrite is over, as the README
+   * promises; nothing was stored by the one that failed. Another holder's lock is refused as before (503),
+   * and told.
+   */
+  private async waitingOutRewrite<T>(statement: () => Promise<T>): Promise<T> {
+    const until = Date.now() + REWRITE_WAIT_MS;
+    for (;;) {
+      try {
+        return await statement();
+      } catch (error) {
+        const busy = isStoreUnavailable(error) && unavailability(error) === 'busy';
+        if (busy && Date.now() < until && (await this.rewriting())) continue;
+        if (busy) this.sql.tell(error as Error);
+        throw error;
+      }
+    }
+  }
+
+  /** Whether an erasure holds REWRITE_LOCK (reclaim.ts) now. */
+  private async rewriting(): Promise<boolean> {
+    const rows = await this.sql.all<{ held: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = ?::int::oid AND objid = ?::int::oid AND objsubid = 2 AND granted) AS held",
+      REWRITE_LOCK,
+    );
+    return rows[0]?.held === true;
   }
 
   /**
@@ -121,7 +158,7 @@ export class PostgresRequestWriter implements RequestWriter {
     ];
     // The names are numbered after the other parameters.
     const named = names.length === 0 ? 'false' : `p.name IN (${names.map((_, i) => `$${params.length + 1 + i}`).join(', ')})`;
-    const [{ id, free, sent }] = await this.sql.all<{ id: number | null; free: string[]; sent: { limit_key: string; n: number; oldest: number }[] | null }>(
+    const [{ id, free, sent }] = await this.sql.allWaiting<{ id: number | null; free: string[]; sent: { limit_key: string; n: number; oldest: number }[] | null }>(
       `WITH named AS (
          SELECT p.name, p.request_id FROM photos p WHERE ${named} FOR UPDATE
        ), free AS (

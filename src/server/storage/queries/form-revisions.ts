@@ -15,6 +15,11 @@ export function formRevisions(db: Db, ids: readonly string[]): Promise<FormRevis
   return ids.length === 0 ? Promise.resolve([]) : db.selectFrom('form_revisions').selectAll().where('id', 'in', ids).orderBy('id').execute();
 }
 
+/** Every revision's id and form, oldest first, without its definition (what to read, when a request needs one). */
+export function formRevisionList(db: Db): Promise<Omit<FormRevisionRow, 'definition'>[]> {
+  return db.selectFrom('form_revisions').select(['id', 'variant', 'created_at']).orderBy('created_at').orderBy('id').execute();
+}
+
 /** Every revision, oldest first (the move to PostgreSQL copies them before the requests that name them). */
 export function allFormRevisions(db: Db): Promise<FormRevisionRow[]> {
   return db.selectFrom('form_revisions').selectAll().orderBy('created_at').orderBy('id').execute();

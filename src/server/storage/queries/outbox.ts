@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { DeliveryUpdate, DueDelivery, OutboxFigures, Undelivered } from '../records';
 import type { PortalDatabase } from '../schema';
 import type { Db } from './requests';
@@ -8,41 +8,43 @@ type Pending = ExpressionBuilder<PortalDatabase, 'outbox'>;
 /** Not sent, and not given up on. */
 export const pending = (eb: Pending) => eb.and([eb('outbox.sent_at', 'is', null), eb('outbox.failed_at', 'is', null)]);
 
-/** What a due delivery is handed over with: its row and the request it carries. */
-export function dueSelection(db: Db) {
-  return db
-    .selectFrom('outbox')
-    .innerJoin('requests', 'requests.id', 'outbox.request_id')
-    .select((eb) => [
-      'outbox.id',
-      'outbox.kind',
-      'outbox.recipient',
-      'outbox.subject',
-      'outbox.body',
-      'outbox.attempts',
-      // Rows queued before they kept the time: their request's.
-      eb.fn.coalesce('outbox.queued_at', 'requests.created_at').as('queuedAt'),
-      // Rows queued before they kept a message id: the one derived from their id, as sent then.
-      eb.fn.coalesce('outbox.message_id', eb(eb.val('outbox-'), '||', eb.cast<string>('outbox.id', 'text'))).as('messageId'),
-      'requests.reference',
-      'requests.brand',
-      'requests.locale',
-      'requests.variant',
-      'requests.payload',
-      'requests.form_revision as formRevision',
-      'outbox.language',
-    ]);
-}
+/**
+ * What a due delivery is handed over with, its row (o) and the request it carries (r): SQL that both
+ * backends read alike, named as DueDelivery names it. The one list for SQLite's query below and
+ * PostgreSQL's lease (postgres/lease.ts).
+ */
+const DUE_COLUMNS: Record<keyof DueDelivery, string> = {
+  id: 'o.id',
+  kind: 'o.kind',
+  recipient: 'o.recipient',
+  subject: 'o.subject',
+  body: 'o.body',
+  attempts: 'o.attempts',
+  // Rows queued before they kept the time: their request's.
+  queuedAt: 'COALESCE(o.queued_at, r.created_at)',
+  // Rows queued before they kept a message id: the one derived from their id, as sent then.
+  messageId: "COALESCE(o.message_id, 'outbox-' || o.id)",
+  reference: 'r.reference',
+  brand: 'r.brand',
+  locale: 'r.locale',
+  variant: 'r.variant',
+  payload: 'r.payload',
+  formRevision: 'r.form_revision',
+  language: 'o.language',
+};
+
+/** The select list of a due delivery, over `outbox o` joined with `requests r`. */
+export const DUE_SELECT = Object.entries(DUE_COLUMNS)
+  .map(([name, expression]) => `${expression} AS "${name}"`)
+  .join(', ');
 
 /** Due rows of a channel, the longest due first, none of `busy` (under way in this process). */
-export function dueDeliveries(db: Db, channel: string, limit: number, busy: ReadonlySet<number>, now: number): Promise<DueDelivery[]> {
-  return dueSelection(db)
-    .where((eb) => eb.and([pending(eb), eb('outbox.channel', '=', channel), eb('outbox.next_attempt_at', '<=', now)]))
-    .$if(busy.size > 0, (qb) => qb.where('outbox.id', 'not in', [...busy]))
-    .orderBy('outbox.next_attempt_at')
-    .orderBy('outbox.id')
-    .limit(limit)
-    .execute() as Promise<DueDelivery[]>;
+export async function dueDeliveries(db: Db, channel: string, limit: number, busy: ReadonlySet<number>, now: number): Promise<DueDelivery[]> {
+  const notBusy = busy.size > 0 ? sql`AND o.id NOT IN (${sql.join([...busy])})` : sql``;
+  const { rows } = await sql<DueDelivery>`SELECT ${sql.raw(DUE_SELECT)} FROM outbox o JOIN requests r ON r.id = o.request_id
+    WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.channel = ${channel} AND o.next_attempt_at <= ${now} ${notBusy}
+    ORDER BY o.next_attempt_at, o.id LIMIT ${limit}`.execute(db);
+  return rows;
 }
 
 /**

@@ -3,56 +3,67 @@ import type { Db } from './requests';
 
 /**
  * Bytes of unclaimed photos: everyone's, those of one owner, and those of owners whose text starts
- * with `group` (the storage quotas; the caller makes owners so, server/client-key.ts photoOwner: they
- * hold no `%` or `_`, so `group` needs no escaping, which the backends would spell differently).
+ * with each of `groups` (the storage quotas; the caller makes owners so, server/client-key.ts photoOwner:
+ * they hold no `%` or `_`, so a group needs no escaping, which the backends would spell differently).
  */
-export async function unclaimedBytes(db: Db, owner: string, group: string): Promise<UnclaimedBytes> {
+export async function unclaimedBytes(db: Db, owner: string, groups: readonly string[]): Promise<UnclaimedBytes> {
   const row = await db
     .selectFrom('photos')
     .select((eb) => [
       eb.fn.coalesce(eb.fn.sum<number>('bytes'), eb.lit(0)).as('total'),
       eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('owner', '=', owner).then(eb.ref('bytes')).end()), eb.lit(0)).as('mine'),
-      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('owner', 'like', `${group}%`).then(eb.ref('bytes')).end()), eb.lit(0)).as('group'),
+      ...groups.map((group, i) => eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('owner', 'like', `${group}%`).then(eb.ref('bytes')).end()), eb.lit(0)).as(`g${i}`)),
     ])
     .where('request_id', 'is', null)
     .executeTakeFirstOrThrow();
-  return { total: Number(row.total), mine: Number(row.mine), group: Number(row.group) };
+  const sums = row as unknown as Record<string, number | string>;
+  return { total: Number(row.total), mine: Number(row.mine), groups: groups.map((_, i) => Number(sums[`g${i}`])) };
 }
 
 export interface UnclaimedBytes {
   total: number;
   mine: number;
-  group: number;
+  /** Per group asked for, in its order. */
+  groups: number[];
+}
+
+/** What making room did: photos removed, and when the oldest unclaimed photo left was made (none: none left). */
+export interface Eviction {
+  names: string[];
+  oldestLeft: number | undefined;
 }
 
 /**
- * Removes the rows of unclaimed photos until at least `bytes` are freed (or none is left): those of the
- * network holding the most unclaimed bytes first, its oldest first, then the next network's. A flood from
- * many networks makes room from itself, not from the few photos of a customer's open form. Returns their
- * names. A photo a request claims meanwhile is not among them: its row no longer matches, and a submit
- * naming a removed one gets 422 (upload again).
+ * Removes the rows of unclaimed photos made before `before` until at least `bytes` are freed (none when
+ * those are too few): those of the provider block holding the most unclaimed bytes first (photoOwner's first part),
+ * its oldest first, then the next one's. A flood spread over many networks makes room from itself, not
+ * from the few photos of a customer's open form; a photo made since `before` is never taken (the
+ * customer's form may still be open). A photo a request claims meanwhile is not among them: its row no
+ * longer matches, and a submit naming a removed one gets 422 (choose it again).
  */
-export async function evictUnclaimedRows(db: Db, bytes: number): Promise<string[]> {
+export async function evictUnclaimedRows(db: Db, bytes: number, before: number): Promise<Eviction> {
   const owners = await db
     .selectFrom('photos')
     .select((eb) => ['owner', eb.fn.sum<number>('bytes').as('bytes')])
     .where('request_id', 'is', null)
+    .where('created_at', '<', before)
     .groupBy('owner')
     .execute();
-  const networks = new Map<string | null, number>();
+  const blocks = new Map<string | null, number>();
   for (const { owner, bytes: held } of owners) {
-    const network = networkOf(owner);
-    networks.set(network, (networks.get(network) ?? 0) + Number(held));
+    const block = blockOf(owner);
+    blocks.set(block, (blocks.get(block) ?? 0) + Number(held));
   }
   const chosen: string[] = [];
   let freed = 0;
-  for (const [network] of [...networks].sort((a, b) => b[1] - a[1])) {
+  for (const [block] of [...blocks].sort((a, b) => b[1] - a[1])) {
     if (freed >= bytes) break;
     const oldest = await db
       .selectFrom('photos')
       .select(['name', 'bytes'])
       .where('request_id', 'is', null)
-      .where((eb) => (network === null ? eb('owner', 'is', null) : network.endsWith(' ') ? eb('owner', 'like', `${network}%`) : eb('owner', '=', network)))
+      .where('created_at', '<', before)
+      .where((eb) => (block === null ? eb('owner', 'is', null) : block.endsWith(' ') ? eb('owner', 'like', `${block}%`) : eb('owner', '=', block)))
       .orderBy('created_at')
       .orderBy('name')
       .limit(100)
@@ -63,13 +74,15 @@ export async function evictUnclaimedRows(db: Db, bytes: number): Promise<string[
       freed += Number(size);
     }
   }
-  if (chosen.length === 0) return [];
-  const rows = await db.deleteFrom('photos').where('request_id', 'is', null).where('name', 'in', chosen).returning('name').execute();
-  return rows.map((r) => r.name);
+  // Too few to make the room asked for: none goes (removing some would refuse the upload all the same).
+  const enough = freed >= bytes;
+  const rows = !enough || chosen.length === 0 ? [] : await db.deleteFrom('photos').where('request_id', 'is', null).where('name', 'in', chosen).returning('name').execute();
+  const left = await db.selectFrom('photos').select((eb) => eb.fn.min<number>('created_at').as('oldest')).where('request_id', 'is', null).executeTakeFirst();
+  return { names: rows.map((r) => r.name), oldestLeft: left?.oldest == null ? undefined : Number(left.oldest) };
 }
 
-/** The network part of an owner (`<network> <client>`, as client-key.ts photoOwner makes it, with its space); an owner without one is its own. */
-function networkOf(owner: string | null): string | null {
+/** The widest part of an owner (`<provider> …`, as client-key.ts photoOwner makes it, with its space); an owner without one is its own. */
+function blockOf(owner: string | null): string | null {
   if (owner === null) return null;
   const space = owner.indexOf(' ');
   return space < 0 ? owner : owner.slice(0, space + 1);

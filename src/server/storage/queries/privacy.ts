@@ -24,21 +24,51 @@ export async function expiredRequests(db: Db, cutoff: number, limit: number): Pr
   return rows.map((r) => r.id);
 }
 
-/** Removes requests with their photos' rows and outbox rows, in one transaction; returns what went. */
-export async function eraseRequestRows(db: Db, ids: readonly number[]): Promise<{ requests: number; photos: string[]; mails: string[] }> {
-  if (ids.length === 0) return { requests: 0, photos: [], mails: [] };
+/**
+ * Removes what is kept in rows beside the outbox rows about to go (PostgreSQL's mail copies), in their
+ * transaction; how many.
+ */
+export type RowsBeside = (tx: Db, ids: readonly number[]) => Promise<number>;
+
+/**
+ * Removes requests with their photos' rows and outbox rows, in one transaction (and what `beside` removes
+ * of those requests, first); returns what went.
+ */
+export async function eraseRequestRows(
+  db: Db,
+  ids: readonly number[],
+  beside?: RowsBeside,
+): Promise<{ requests: number; photos: string[]; mails: string[]; beside: number }> {
+  if (ids.length === 0) return { requests: 0, photos: [], mails: [], beside: 0 };
   return db.transaction().execute(async (tx) => {
+    const besides = beside ? await beside(tx, ids) : 0;
     const mails = await tx.deleteFrom('outbox').where('request_id', 'in', ids).returning(['id', 'message_id']).execute();
     const photos = await tx.deleteFrom('photos').where('request_id', 'in', ids).returning('name').execute();
     const { numDeletedRows } = await tx.deleteFrom('requests').where('id', 'in', ids).executeTakeFirst();
-    return { requests: Number(numDeletedRows), photos: photos.map((p) => p.name), mails: mails.map(messageIdOf) };
+    return { requests: Number(numDeletedRows), photos: photos.map((p) => p.name), mails: mails.map(messageIdOf), beside: besides };
   });
 }
 
-export async function eraseMailRows(db: Db, ids: readonly number[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const { numDeletedRows } = await db.deleteFrom('outbox').where('id', 'in', ids).executeTakeFirst();
-  return Number(numDeletedRows);
+/** Removes outbox rows (and what `beside` removes of those rows, first, in the same transaction); how many of each. */
+export async function eraseMailRows(db: Db, ids: readonly number[], beside?: RowsBeside): Promise<{ mails: number; beside: number }> {
+  if (ids.length === 0) return { mails: 0, beside: 0 };
+  return db.transaction().execute(async (tx) => {
+    const besides = beside ? await beside(tx, ids) : 0;
+    const { numDeletedRows } = await tx.deleteFrom('outbox').where('id', 'in', ids).executeTakeFirst();
+    return { mails: Number(numDeletedRows), beside: besides };
+  });
+}
+
+/** Which of these stored message ids name a stored outbox row (rows without one are named `outbox-<id>`, messageIdOf). */
+export async function storedMessageIds(db: Db, messageIds: readonly string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const derived = messageIds.flatMap((id) => /^outbox-(\d+)$/.exec(id)?.[1] ?? []).map(Number);
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['id', 'message_id'])
+    .where((eb) => eb.or([eb('message_id', 'in', messageIds), ...(derived.length > 0 ? [eb.and([eb('message_id', 'is', null), eb('id', 'in', derived)])] : [])]))
+    .execute();
+  return new Set(rows.map(messageIdOf));
 }
 
 export function deliveriesOf(db: Db, ids: readonly number[]): Promise<OutboxRow[]> {
@@ -65,6 +95,10 @@ export async function deliveryHolds(db: Db, id: number, subject: string, body: s
   return row !== undefined;
 }
 
-export async function rewriteMail(db: Db, id: number, subject: string, body: string): Promise<void> {
-  await db.updateTable('outbox').set({ subject, body }).where('id', '=', id).execute();
+/** Rewrites a delivery's text, and removes what `beside` removes of it (its copy as sent), in one transaction; how many of those. */
+export function rewriteMail(db: Db, id: number, subject: string, body: string, beside?: RowsBeside): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    await tx.updateTable('outbox').set({ subject, body }).where('id', '=', id).execute();
+    return beside ? beside(tx, [id]) : 0;
+  });
 }

@@ -43,10 +43,10 @@ export class SqlitePhotos extends PhotoRowsStore implements PhotoStore {
     return names.length;
   }
 
-  async evictUnclaimed(bytes: number): Promise<number> {
-    const names = await evictUnclaimedRows(this.db, bytes);
+  async evictUnclaimed(bytes: number, before: number): Promise<{ evicted: number; oldestLeft: number | undefined }> {
+    const { names, oldestLeft } = await evictUnclaimedRows(this.db, bytes, before);
     await this.removeFiles(names);
-    return names.length;
+    return { evicted: names.length, oldestLeft };
   }
 
   /** Removes the files of photos whose rows are gone (retention, erasure). */

@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { DatabaseState, type StateLog } from '../database-state';
-import { migrate, appliedVersion } from '../migrate';
+import { migrate, appliedVersion } from '../migrations/migrate';
 import { PhotoFolder } from '../photo-folder';
-import type { Storage } from '../port';
+import { MAIL_FOLDER } from '../mail-copies';
+import { MailFolder } from '../mail-folder';
+import type { Reclaimed, Storage } from '../port';
 import { dueDeliveries } from '../queries/outbox';
 import type { PortalDatabase } from '../schema';
 import { sharedOperations } from '../shared-operations';
@@ -14,6 +16,7 @@ import { DATABASE_FILE, LOCK_WAIT_MS, openDatabase } from './connection';
 import { NodeSqliteDialect } from './kysely-dialect';
 import { SQLITE_PLAN } from './migrations';
 import { memoryTally } from './memory-tally';
+import { FolderMailCopies } from './folder-mail-copies';
 import { SqlitePhotos } from './sqlite-photos';
 import { SqliteWriterThread } from './writer-thread';
 
@@ -21,11 +24,11 @@ import { SqliteWriterThread } from './writer-thread';
  * Copies the write-ahead log into the database and truncates it to nothing: the log still holds pages
  * from before a deletion. A reader or writer busy at that moment holds it back: tried again for a while.
  */
-async function emptyWal(db: Kysely<PortalDatabase>): Promise<void> {
+async function emptyWal(db: Kysely<PortalDatabase>): Promise<Reclaimed> {
   for (let attempt = 0; ; attempt++) {
     const { rows } = await sql<{ busy: number }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
-    if (rows[0]?.busy === 0) return;
-    if (attempt >= 50) throw new Error('the database stayed busy: its write-ahead log could not be emptied');
+    if (rows[0]?.busy === 0) return { done: true };
+    if (attempt >= 50) return { done: false, reason: 'a reader or writer kept the database busy: its write-ahead log could not be emptied' };
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -61,6 +64,8 @@ export async function openSqliteStorage(
   let photos: SqlitePhotos | undefined;
   // Made when first used: the staff's reading commands never create the folder.
   const photoStore = () => (photos ??= new SqlitePhotos(db, new PhotoFolder(join(dataDir, PHOTOS_DIR))));
+  // Mails kept without SMTP are files beside the database: whoever opens it has them (a moved folder too).
+  const mailCopies = new FolderMailCopies(db, new MailFolder(join(dataDir, MAIL_FOLDER)));
   const hasMigrations = async () =>
     (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`.execute(db)).rows.length > 0;
   return {
@@ -71,12 +76,13 @@ export async function openSqliteStorage(
     get photos() {
       return photoStore();
     },
+    mailCopies,
     openWriter: (policy) => SqliteWriterThread.start(dataDir, policy, state),
     leaseDue: (channel, limit, busy, now) => dueDeliveries(db, channel, limit, busy, now),
-    ...sharedOperations({ db, removePhotoBytes: (names) => photoStore().removeFiles(names) }),
-    // The mail files are in DATA_DIR beside the database: whoever opens it has them (a moved folder too).
-    mailFilesDirs: async () => [],
-    recordMailFilesDir: async () => {},
+    ...sharedOperations({ db, removePhotoBytes: (names) => photoStore().removeFiles(names), mailCopies }),
+    // Only PostgreSQL's servers of an earlier release wrote mails to folders of their own.
+    earlierMailFolders: async () => [],
+    forgetMailFolder: async () => false,
     reclaim: () => emptyWal(db),
     transfer: transferOf({
       db,

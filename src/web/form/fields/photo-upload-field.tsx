@@ -1,8 +1,10 @@
 import type { FieldProps } from '@rjsf/utils';
 import type { ChangeEvent } from 'react';
+import type { Translate } from '../../../core/texts';
 import type { FileFacts } from '../../../core/types';
 import { errorId, fieldAria, fieldNameOf, formContextOf, hintId } from '../form-context';
 import { FieldErrorList } from '../templates/field-error-list';
+import type { PhotoUploadState } from '../upload-state';
 
 export const PHOTO_ACCEPT = 'image/png,image/jpeg';
 
@@ -23,11 +25,11 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
   // A refused file is no photo to show (a PDF named .jpg would be a broken image).
   const refused = upload?.status === 'invalid';
   const thumbnail = refused ? undefined : (upload?.previewUrl ?? (kept && kept.name === fileName ? kept.url : undefined));
-  const progressId = `${id}__progress`;
-  const statusId = `${id}__status`;
-  const networkErrorId = `${id}__network`;
+  const { statusId, networkErrorId } = photoIds(id);
   const failed = upload?.status === 'error';
-  const aria = fieldAria(ctx, id, [hintId(id), ...(fileName ? [statusId] : []), ...(failed ? [networkErrorId] : [])]);
+  // Stored once, but no longer when the request was sent: only choosing it again helps.
+  const gone = upload?.status === 'gone';
+  const aria = fieldAria(ctx, id, [hintId(id), ...(fileName ? [statusId] : []), ...(failed || gone ? [networkErrorId] : [])]);
 
   function choose(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
@@ -37,7 +39,7 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
   }
 
   return (
-    <div className={`field field--photo${aria['aria-invalid'] || failed ? ' field--invalid' : ''}`}>
+    <div className={`field field--photo${aria['aria-invalid'] || failed || gone ? ' field--invalid' : ''}`}>
       <label className="field__label" htmlFor={id}>
         {t(`fields.${name}`)}
       </label>
@@ -56,13 +58,38 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
           disabled={disabled || readonly}
           aria-required={props.required || undefined}
           {...aria}
-          aria-invalid={aria['aria-invalid'] || failed || undefined}
+          aria-invalid={aria['aria-invalid'] || failed || gone || undefined}
           onChange={choose}
         />
         <label className="photo__button" htmlFor={id}>
           {fileName ? t('upload.change') : t('upload.choose')}
         </label>
       </div>
+      <PhotoStatus id={id} upload={upload} fileName={fileName} thumbnail={thumbnail} t={t} onRetry={() => ctx.actions.retryPhoto(name, target)} />
+      <FieldErrorList id={errorId(id)} errors={ctx.visibleErrors[name]} />
+    </div>
+  );
+}
+
+/** The ids that tie a photo's status lines to its input. */
+const photoIds = (id: string) => ({ progressId: `${id}__progress`, statusId: `${id}__status`, networkErrorId: `${id}__network` });
+
+interface PhotoStatusProps {
+  id: string;
+  upload: PhotoUploadState | undefined;
+  fileName: string | undefined;
+  thumbnail: string | undefined;
+  t: Translate;
+  onRetry(): void;
+}
+
+/** Under the picker: the upload's progress, the file chosen, and what went wrong with its sending. */
+function PhotoStatus({ id, upload, fileName, thumbnail, t, onRetry }: PhotoStatusProps) {
+  const { progressId, statusId, networkErrorId } = photoIds(id);
+  const failed = upload?.status === 'error';
+  const gone = upload?.status === 'gone';
+  return (
+    <>
       {upload?.status === 'uploading' && (
         <div className="photo__progress">
           <label htmlFor={progressId}>{t('upload.uploading', { percent: upload.percent })}</label>
@@ -75,17 +102,21 @@ export function PhotoUploadField(props: FieldProps<FileFacts>) {
           <span className="photo__name">{fileName}</span>
         </p>
       )}
+      {gone && (
+        <p className="field__error" id={networkErrorId}>
+          {t('upload.chooseAgain')}
+        </p>
+      )}
       {failed && (
         <>
           <p className="field__error" id={networkErrorId}>
-            {t('upload.networkError')}
+            {upload?.said ?? t('upload.networkError')}
           </p>
-          <button type="button" className="photo__button photo__retry" onClick={() => ctx.actions.retryPhoto(name, target)}>
+          <button type="button" className="photo__button photo__retry" onClick={onRetry}>
             {t('upload.retry')}
           </button>
         </>
       )}
-      <FieldErrorList id={errorId(id)} errors={ctx.visibleErrors[name]} />
-    </div>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ADDRESS_LOOKUP_DELAY_MS, addressQuery, type FoundAddress } from '../../../core/address-lookup';
-import { countries } from '../../app/countries';
+import { useCountries } from '../../app/countries';
 import { createAddressLookup, type AddressLookupScheduler } from './address-lookup-scheduler';
 
 export interface AddressLookupInput {
@@ -14,6 +14,7 @@ export interface AddressLookupInput {
 
 /** Addresses of countries with a lookup only (the Netherlands): 500 ms after the last change of postal code, house number or country. Returns busy. */
 export function useAddressLookup({ country, postalCode, houseNumber, baseUrl, onFound }: AddressLookupInput): boolean {
+  const countries = useCountries();
   const [busy, setBusy] = useState(false);
   const latest = useRef({ baseUrl, onFound });
   const scheduler = useRef<AddressLookupScheduler | null>(null);

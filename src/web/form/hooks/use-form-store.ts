@@ -1,12 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { formReducer, type FormEvent, type FormState } from '../form-state';
-
-export interface FormStore {
-  state: FormState;
-  dispatch(event: FormEvent): void;
-  /** The state after every event so far: upload and submit callbacks outlive the render that made them. */
-  read(): FormState;
-}
+import { formReducer, type FormEvent, type FormState, type FormStore } from '../form-state';
 
 /**
  * useReducer, readable at once: a handler that dispatches and then validates

@@ -1,11 +1,13 @@
-import type { TFunction } from 'i18next';
-import { useMemo, useRef, type RefObject } from 'react';
+import { DECIDING, type FormField, type FormWidget } from '../../../core/form-widgets';
+import type { Translate } from '../../../core/texts';
+import { useContext, useMemo, useRef, type RefObject } from 'react';
 import type { FieldErrors } from '../../../core/field-errors';
 import type { FormSeed } from '../../../core/form-seed';
 import { startingData } from '../../../core/payload';
 import type { Brand, Country, Locale } from '../../../core/types';
 import { createFormHandlers, type FormHandlers } from '../form-handlers';
 import { initialFormState, type FormState } from '../form-state';
+import { SendingContext } from '../sending';
 import { submitForm } from '../submit-form';
 import type { FormValidation } from '../validation';
 import { usePhotoUploads } from '../widgets/photo-upload/use-photo-uploads';
@@ -18,7 +20,7 @@ interface RepairFormInput {
   brand: Brand;
   locale: Locale;
   country: Country;
-  t: TFunction;
+  t: Translate;
   validation: FormValidation;
   /** The server's seed for this brand's page, if it rendered one after a post without scripts. */
   seed: FormSeed | null;
@@ -39,9 +41,10 @@ export interface RepairFormView {
 function changeCommitted(uiSchema: Record<string, unknown>, brand: Brand): Set<string> {
   const names = new Set<string>();
   for (const [name, ui] of Object.entries(uiSchema)) {
-    const entry = ui as { 'ui:widget'?: string; 'ui:field'?: string } | null;
-    if (entry?.['ui:widget'] === 'select' || entry?.['ui:widget'] === 'termsCheckbox') names.add(name);
-    if (entry?.['ui:field'] === 'brandChoice' && brand.brandField.mode === 'choice') names.add(name);
+    const entry = ui as { 'ui:widget'?: FormWidget; 'ui:field'?: FormField } | null;
+    const kind = entry?.['ui:field'] ?? entry?.['ui:widget'];
+    const decides = kind && Object.hasOwn(DECIDING, kind) ? DECIDING[kind] : undefined;
+    if (decides === 'always' || (decides === 'when-a-choice' && brand.brandField.mode === 'choice')) names.add(name);
   }
   return names;
 }
@@ -61,7 +64,8 @@ export function useRepairFormState({ brand, locale, country, t, validation, seed
     }),
   );
   const { state, dispatch, read } = store;
-  const uploads = usePhotoUploads(dispatch);
+  const sending = useContext(SendingContext);
+  const uploads = usePhotoUploads(dispatch, sending.upload);
   usePressHold(dispatch);
   const root = useRef<HTMLDivElement>(null);
 
@@ -73,10 +77,11 @@ export function useRepairFormState({ brand, locale, country, t, validation, seed
       validation,
       store: { dispatch, read },
       uploads,
+      submit: sending.submit,
       committedOnChange: changeCommitted(model.uiSchema, brand),
       uploadTargets: Object.fromEntries(model.photos.map((p) => [p.picker, p.target])),
     }),
-    [brand, locale, t, validation, model, dispatch, read, uploads],
+    [brand, locale, t, validation, model, dispatch, read, uploads, sending.submit],
   );
   const handlers = useMemo(() => createFormHandlers(deps), [deps]);
   usePickup({ deps, handlers, country, seed, root });

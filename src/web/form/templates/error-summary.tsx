@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../../core/texts';
 import type { MouseEvent } from 'react';
 import type { FieldErrors } from '../../../core/field-errors';
 import { untagged } from '../../i18n/tagged-text';
@@ -7,7 +7,7 @@ import { fieldId } from '../form-context';
 interface ErrorSummaryProps {
   errors: FieldErrors;
   order: readonly string[];
-  t: TFunction;
+  t: Translate;
 }
 
 function focusField(event: MouseEvent<HTMLAnchorElement>, name: string): void {

@@ -1,9 +1,9 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../../core/texts';
 import type { FormNotice } from '../../../core/form-seed';
 
 interface PostNoticeProps {
   notice: FormNotice;
-  t: TFunction;
+  t: Translate;
 }
 
 /**

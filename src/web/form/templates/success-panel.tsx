@@ -1,11 +1,11 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../../core/texts';
 import { useEffect, useRef } from 'react';
 
 interface SuccessPanelProps {
   email: string;
   /** The request's reference; empty when unknown (nothing is shown for it). */
   reference: string;
-  t: TFunction;
+  t: Translate;
   /** Move focus to the heading (after a submit, not after a reload). */
   takeFocus: boolean;
   /** The brand page asked for a new request (core/brands.ts: newRequestPath). */

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BACKEND } from '../../../support/backend';
 import { createMailTransport } from '../../../../src/server/delivery/mail/transport';
+import { MailFolder } from '../../../../src/server/storage/mail-folder';
 import { captureLogs } from '../../log-capture';
 import { count, png, simpleRequest, startTestServer, submit, uploadedName, type TestServer } from '../../helpers';
 
@@ -76,7 +77,8 @@ describe.skipIf(!mounted)(`a full disk under SQLite (${BACKEND === 'sqlite' ? 't
 
   it('a mail the spool cannot hold fails its attempt and leaves no file behind; written once there is room', async () => {
     const outbox = join(mountPoint, 'spool');
-    const transport = createMailTransport({ url: '', name: 'portal.example', maxConnections: 1 }, outbox, async () => true);
+    const folder = new MailFolder(outbox);
+    const transport = createMailTransport({ url: '', name: 'portal.example', maxConnections: 1 }, { keep: async (m, eml) => void (await folder.write(m.messageId, eml)) });
     const mail = {
       id: 7, kind: 'desk', from: { name: 'Portal', address: 'portal@example.com' }, to: 'desk@example.com', replyTo: 'klant@example.com',
       subject: 'Aanvraag', text: 'x'.repeat(200_000), messageId: '<ref.desk@portal.example>',

@@ -176,13 +176,16 @@ describe.runIf(BACKEND === 'postgres')('PostgreSQL faults under load', { timeout
     await expectNothingLost(`pg_terminate_backend ×5 (${ended} connections ended)`, load);
   });
 
-  it('a restart under load: no crash, no 500, nothing acknowledged lost', async () => {
+  it('a restart under load: no crash, no 500, nothing acknowledged lost; the log says it went once and came back once', async () => {
     const load = customers(server.url, 8, photo);
     await acknowledgedMore(load, 3);
+    const from = server.output().length;
     await db.restart();
     await acknowledgedMore(load, 8);
     await load.stop();
     await expectNothingLost('restart', load);
+    const changes = logLines(server, from).filter((l) => /^database /.test(l.msg)).map((l) => l.msg.replace(/\d+(\.\d+)? s/, 'N s'));
+    expect(changes).toEqual(['database unreachable', 'database back after N s']);
   });
 
   it('an outage of 30 s: every database route answers 503 with Retry-After, metrics say so, the log says it once, and it recovers', async () => {

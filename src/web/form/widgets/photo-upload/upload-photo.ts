@@ -1,11 +1,11 @@
-import type { UploadJob } from './send-photo';
+import type { UploadJob, UploadTarget } from './send-photo';
 
 /**
  * Shrinks the photo first, then uploads what that gives: the progress is the
  * real upload of the bytes sent. Both steps' code (shrink-photo.ts,
  * send-photo.ts) loads only now, when a photo is chosen.
  */
-export function shrinkAndUpload(url: string, file: File, onProgress: (percent: number) => void): UploadJob {
+export function shrinkAndUpload(to: UploadTarget, file: File, onProgress: (percent: number) => void): UploadJob {
   let upload: UploadJob | undefined;
   let aborted = false;
   const sending = import('./send-photo');
@@ -16,7 +16,7 @@ export function shrinkAndUpload(url: string, file: File, onProgress: (percent: n
     .then(async (toSend) => {
       const { uploadPhoto } = await sending;
       if (aborted) throw new DOMException('upload aborted', 'AbortError');
-      upload = uploadPhoto(url, toSend, onProgress);
+      upload = uploadPhoto(to, toSend, onProgress);
       return upload.promise;
     });
   return {

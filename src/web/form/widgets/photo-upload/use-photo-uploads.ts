@@ -1,17 +1,25 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import type { RefusedRule, UploadEvent } from './upload-state';
-import type { UploadJob } from './send-photo';
+import type { RefusedRule, UploadEvent } from '../../upload-state';
+import type { UploadJob, UploadTarget } from './send-photo';
 import { shrinkAndUpload } from './upload-photo';
 
 export interface UploadCallbacks {
   onDone(filename: string): void;
-  /** The upload failed (the network, the server for now), or the server refused the file by `refused`. */
-  onError(refused?: RefusedRule): void;
+  /**
+   * The upload failed (the network, the server for now: `said`, what it said of that), or the server
+   * refused the file by `refused`.
+   */
+  onError(refused?: RefusedRule, said?: string): void;
 }
 
 /** The photo rule an upload's failure names, when the server refused the file itself (send-photo.ts). */
 function refusedRule(error: unknown): RefusedRule | undefined {
   return (error as { refusedFor?: RefusedRule } | null)?.refusedFor;
+}
+
+/** What the server said of a refusal for now (send-photo.ts), in the page's language. */
+function saidOf(error: unknown): string | undefined {
+  return (error as { said?: string } | null)?.said;
 }
 
 /** Runs the uploads; what they show is reported as events (upload-state.ts) to the form's one state. */
@@ -20,7 +28,7 @@ export interface PhotoUploads {
   running(): string[];
   /** Settles when every running upload has finished, one way or the other. */
   settled(): Promise<void>;
-  start(field: string, file: File, url: string, callbacks: UploadCallbacks): void;
+  start(field: string, file: File, to: UploadTarget, callbacks: UploadCallbacks): void;
   /** A file refused by the photo rules: shown by name, not uploaded. */
   refuse(field: string, file: File): void;
   /** The file last chosen for the field: a retry sends it again without choosing it again. */
@@ -31,46 +39,62 @@ function preview(file: File): string | undefined {
   return typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : undefined;
 }
 
-export function usePhotoUploads(report: (event: UploadEvent) => void): PhotoUploads {
-  // Abort handles, blob: URLs and File objects: things to release or resend, never rendered.
-  const jobs = useRef(new Map<string, UploadJob>());
+/** The blob: URL shown for each field's chosen file: one at a time per field, all revoked on unmount. */
+function usePreviewUrls(): { drop(field: string): void; replace(field: string, file: File): string | undefined } {
   const previews = useRef(new Map<string, string>());
-  const files = useRef(new Map<string, File>());
-
   useEffect(() => {
-    const running = jobs.current;
     const urls = previews.current;
     return () => {
-      for (const job of running.values()) job.abort();
-      running.clear();
       for (const url of urls.values()) URL.revokeObjectURL?.(url);
       urls.clear();
     };
   }, []);
-
-  const dropPreview = useCallback((field: string) => {
+  const drop = useCallback((field: string) => {
     const old = previews.current.get(field);
     if (old) URL.revokeObjectURL?.(old);
     previews.current.delete(field);
+  }, []);
+  const replace = useCallback(
+    (field: string, file: File) => {
+      drop(field);
+      const url = preview(file);
+      if (url) previews.current.set(field, url);
+      return url;
+    },
+    [drop],
+  );
+  return useMemo(() => ({ drop, replace }), [drop, replace]);
+}
+
+/** `upload`: how a photo is sent (the portal's API; the studio's preview sends nothing). */
+export function usePhotoUploads(report: (event: UploadEvent) => void, upload = shrinkAndUpload): PhotoUploads {
+  // Abort handles and File objects: things to release or resend, never rendered.
+  const jobs = useRef(new Map<string, UploadJob>());
+  const files = useRef(new Map<string, File>());
+  const { drop: dropPreview, replace } = usePreviewUrls();
+
+  useEffect(() => {
+    const running = jobs.current;
+    return () => {
+      for (const job of running.values()) job.abort();
+      running.clear();
+    };
   }, []);
 
   const replacePreview = useCallback(
     (field: string, file: File): string | undefined => {
       files.current.set(field, file);
-      dropPreview(field);
-      const url = preview(file);
-      if (url) previews.current.set(field, url);
-      return url;
+      return replace(field, file);
     },
-    [dropPreview],
+    [replace],
   );
 
   const start = useCallback<PhotoUploads['start']>(
-    (field, file, url, callbacks) => {
+    (field, file, to, callbacks) => {
       jobs.current.get(field)?.abort();
       const previewUrl = replacePreview(field, file);
       report({ type: 'uploadStarted', field, fileName: file.name, previewUrl });
-      const job = shrinkAndUpload(url, file, (percent) => {
+      const job = upload(to, file, (percent) => {
         if (jobs.current.get(field) === job) report({ type: 'uploadProgressed', field, percent });
       });
       jobs.current.set(field, job);
@@ -91,13 +115,13 @@ export function usePhotoUploads(report: (event: UploadEvent) => void): PhotoUplo
             files.current.delete(field);
             report({ type: 'uploadRefusedByServer', field, rule });
           } else {
-            report({ type: 'uploadFailed', field });
+            report({ type: 'uploadFailed', field, said: saidOf(error) });
           }
-          callbacks.onError(rule);
+          callbacks.onError(rule, saidOf(error));
         },
       );
     },
-    [report, replacePreview, dropPreview],
+    [report, replacePreview, dropPreview, upload],
   );
 
   const refuse = useCallback<PhotoUploads['refuse']>(

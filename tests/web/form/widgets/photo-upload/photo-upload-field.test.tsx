@@ -102,6 +102,26 @@ describe('photo rules before upload', () => {
   });
 });
 
+describe('no room for photos', () => {
+  it.each([
+    ['ilve', 'nl', 'Foto van de aankoopbon', 'Opnieuw proberen'],
+    ['fratelli', 'fr', "Photo de la preuve d'achat", 'Réessayer'],
+  ] as const)('%s %s: says what the server said, in the page\'s language it asked for, with a retry', async (brandId, locale, label, retry) => {
+    const { user } = renderForm(brands[brandId], locale, locale === 'nl' ? 'nl' : 'be');
+    const input = screen.getByLabelText(label);
+    await user.upload(input, photo());
+    const xhr = await FakeXhr.sent(0);
+    expect(xhr.headers['X-Portal-Locale']).toBe(locale);
+    const said = `server text (${locale}): no room, try again in 27 minutes`;
+    await act(async () => xhr.respond(503, { error: said, refusal: 'noRoom' }));
+    const field = input.closest('.field') as HTMLElement;
+    expect(within(field).getByText(said)).toBeTruthy();
+    expect(within(field).queryByText('Netwerk error!')).toBeNull();
+    expect(within(field).getByRole('button', { name: retry })).toBeTruthy();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+  });
+});
+
 describe('a photo the server refuses', () => {
   // What the server says of a PDF renamed .jpg (415) and of a file past its limit (413): the page's own messages.
   it.each([
