@@ -80,7 +80,7 @@ describe('a brand author adds Acme', () => {
     writeFileSync(brandFile, broken());
     await page.locator('vite-error-overlay').waitFor({ timeout: 30_000 });
     await expect.poll(overlayText, { timeout: 30_000 }).toContain(message);
-    await reloadPage(page);
+    page = await reloadPage(page);
     await page.locator('vite-error-overlay').waitFor({ timeout: 30_000 });
     await expect.poll(overlayText, { timeout: 30_000 }).toContain(message);
     writeFileSync(brandFile, original);

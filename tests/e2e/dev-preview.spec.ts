@@ -68,7 +68,7 @@ describe('npm run dev follows the forms, texts and countries', () => {
       // The time is printed, not asserted (house rule: no timed assertions; CI runs loaded). Measured on 2 cores:
       // under 2 s at a load of 9-12, 2.1-4.1 s at 14-29.
       console.log(`npm run dev: ${name} broken, validate's message over the page after ${await breakAndRead(file(name), changed, message)} ms`);
-      await reloadPage(page);
+      page = await reloadPage(page);
       await expect.poll(overlayText, { timeout: 30_000 }).toMatch(message);
     } finally {
       writeFileSync(file(name), original);

@@ -49,17 +49,28 @@ export async function openPage(
 }
 
 /**
- * Reloads as a person presses F5. Vite may be reloading the page itself at that moment (a data
- * file changed); Chromium then refuses the second navigation ("Not attached to an active page"),
- * or Vite's navigation aborts ours (net::ERR_ABORTED, seen on a loaded 2-core machine), and the
- * press is made again once the page has loaded.
+ * Reloads as a person presses F5, and returns the page that shows the result. Vite may be reloading
+ * the page itself at that moment (a data file changed); Chromium then refuses the second navigation
+ * ("Not attached to an active page": the old document is being swapped out, and `load` is still the
+ * old document's state, so a second press made at once met the same refusal on CI), or Vite's
+ * navigation aborts ours (net::ERR_ABORTED, seen on a loaded 2-core machine). The press is made
+ * again after a pause; should the tab never take it, the person opens the address in a new tab.
  */
-export async function reloadPage(page: Page): Promise<void> {
-  try {
-    await page.reload();
-  } catch (error) {
-    if (!/Not attached to an active page|net::ERR_ABORTED/.test(String(error))) throw error;
-    await page.waitForLoadState('load');
-    await page.reload();
+export async function reloadPage(page: Page, patience = 20_000): Promise<Page> {
+  const refused = (error: unknown) => /Not attached to an active page|net::ERR_ABORTED/.test(String(error));
+  const until = Date.now() + patience;
+  for (let pause = 100; Date.now() < until; pause = Math.min(pause * 2, 2_000)) {
+    try {
+      await page.reload();
+      return page;
+    } catch (error) {
+      if (!refused(error)) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
+  const url = page.url();
+  const fresh = await page.context().newPage();
+  await fresh.goto(url);
+  await page.close().catch(() => undefined);
+  return fresh;
 }
