@@ -2,12 +2,14 @@
  * Refusing costs less than accepting. A JSON body with more fields than the
  * form has, or with fields the form does not know, is refused before it is
  * judged field by field: at most the first 20 problems, an answer of at most
- * 8 kB, and the server stays responsive while clients send such bodies at once.
+ * 8 kB, a few milliseconds of the server's CPU each, and the server stays
+ * responsive while clients send such bodies at once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpuSeconds } from '../../../bench/server-process';
 import { BACKEND, backendEnv } from '../../support/backend';
 import { freePort } from '../../support/free-port';
 import { p99, startLatencyProbe } from '../../support/latency-probe';
@@ -42,7 +44,7 @@ const ROUNDS = 8;
 
 // Refused before storage is asked anything: one backend's run says it (two at once on 2 cores would only measure each other).
 describe.runIf(BACKEND === 'sqlite')('bodies with more fields than the form has', { timeout: 120_000 }, () => {
-  it('10 clients at once sending 12,000-key bodies: each refused with an answer of at most 8 kB naming at most 20 fields; /healthz p99 under 100 ms', async () => {
+  it('10 clients at once sending 12,000-key bodies: each refused with an answer of at most 8 kB naming at most 20 fields, costing the server under 20 ms of CPU each; /healthz never stalls', async () => {
     const body = JSON.stringify(swollen(12_000));
     expect(body.length).toBeGreaterThan(110_000);
     const answers: { status: number; bytes: number; fields: number }[] = [];
@@ -59,23 +61,29 @@ describe.runIf(BACKEND === 'sqlite')('bodies with more fields than the form has'
     const floor = p99(await idle.stop());
     const probe = startLatencyProbe(`${server.url}/healthz`);
     await new Promise((r) => setTimeout(r, 200));
+    const cpuBefore = cpuSeconds(server.child.pid!);
     await Promise.all(
       Array.from({ length: 10 }, async () => {
         for (let round = 0; round < ROUNDS; round++) answers.push(await send());
       }),
     );
+    const cpuPerBody = ((cpuSeconds(server.child.pid!) - cpuBefore) * 1000) / (10 * ROUNDS);
     const latencies = await probe.stop();
     const worst = Math.max(...answers.map((a) => a.bytes));
     console.log(
-      `[measure] ${10 * ROUNDS} bodies of 12,000 keys, 10 at once: /healthz p99 ${p99(latencies).toFixed(1)} ms over ${latencies.length} probes, ` +
+      `[measure] ${10 * ROUNDS} bodies of 12,000 keys, 10 at once: ${cpuPerBody.toFixed(1)} ms of the server's CPU each; /healthz p99 ${p99(latencies).toFixed(1)} ms over ${latencies.length} probes, ` +
         `max ${Math.max(...latencies).toFixed(1)} ms (${floor.toFixed(1)} ms without them); largest answer ${worst} bytes`,
     );
     expect(answers.map((a) => a.status)).toEqual(Array(10 * ROUNDS).fill(400));
     expect(worst).toBeLessThanOrEqual(8 * 1024);
     expect(Math.max(...answers.map((a) => a.fields))).toBeLessThanOrEqual(20);
-    // Under 100 ms on a quiet machine (75–92 ms seen at a load of 6 on 2 cores; 600 ms when every field was judged):
-    // above the floor, so that tests running beside this one on the same cores do not decide it.
-    expect(p99(latencies) - floor).toBeLessThan(100);
+    // The server's own CPU decides what such bodies cost, not the wall clock: tests running beside this one on
+    // the same cores stretch /healthz's latency (its p99 above the floor: 35 ms on a quiet machine, 156 ms seen in
+    // CI) but hardly the CPU a body takes. 560 ms each when every field was judged; a few ms now.
+    expect(cpuPerBody).toBeLessThan(20);
+    // Every probe answered, and none waited behind a stall of the kind judging every field made (2.4 s).
+    expect(latencies.every(Number.isFinite)).toBe(true);
+    expect(p99(latencies) - floor).toBeLessThan(1000);
   });
 
   it('a few fields the form does not know, however long their names: refused, each named (cut short), the answer at most 8 kB', async () => {
