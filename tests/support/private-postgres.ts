@@ -21,6 +21,8 @@ export interface PrivatePostgres {
   terminateConnections(): Promise<number>;
   /** `pg_ctl restart -m fast`: connections end with 57P01, new ones are refused while it starts. */
   restart(): Promise<void>;
+  /** `pg_ctl stop -m immediate`, then a start: a crash, every backend killed; the start replays the WAL. */
+  crash(): Promise<void>;
   stop(): Promise<void>;
   start(): Promise<void>;
   /** Stops it and removes its folder. */
@@ -63,6 +65,10 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
       return rows.length;
     },
     restart: () => ctl('-o', options, '-m', 'fast', 'restart'),
+    async crash() {
+      await ctl('-m', 'immediate', 'stop');
+      await ctl('-o', options, 'start');
+    },
     stop: () => ctl('-m', 'fast', 'stop'),
     start: () => ctl('-o', options, 'start'),
     remove() {
