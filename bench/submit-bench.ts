@@ -26,7 +26,10 @@
  * webhooks. One more SQLite run, report-only, delivers its .eml mails beside
  * the load, as a real burst would. BENCH_SUBMITS sets the measured submits per
  * load (a quick check of the code; the budgets assume the default); BENCH_ONLY
- * picks backends by a part of their label.
+ * picks backends by a part of their label. Each backend is measured BENCH_RUNS
+ * times (3 unless set), an echo between runs: each line prints the run with the
+ * median CPU per submit, every run's CPU beside it, so that one run disturbed by
+ * the machine does not decide a figure.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -44,6 +47,7 @@ import { timedLoad, type LoadResult } from './timed-load';
 
 const CONNECTIONS = 50;
 const MEASURED_SUBMITS = Number(process.env.BENCH_SUBMITS ?? 10_000);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const WARMUP_SUBMITS = Math.min(3_000, MEASURED_SUBMITS);
 const BASELINE_REQUESTS = 60_000;
 const SEED_ROWS_PER_INSERT = 500;
@@ -238,6 +242,8 @@ interface SubmitRun {
   mailboxes: Mailboxes;
   stored: number;
   load: LoadResult;
+  /** CPU per submit in µs: the servers' and PostgreSQL's backends' (0 on SQLite) together. */
+  cpuUs: number;
   detail: string;
 }
 
@@ -292,7 +298,7 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
           `CPU per submit: server${instances > 1 ? 's' : ''} ${Math.round(serverUs)} µs` +
           `${postgres ? ` + PostgreSQL's backends ${Math.round(postgresUs)} µs = ${Math.round(serverUs + postgresUs)} µs; messages (round trips) to PostgreSQL per submit ${roundTrips.toFixed(1)}` : ''}` +
           `; load generator ${Math.round(benchUs)} µs;${postgres ? '' : ` written to disk per submit (the WAL, checkpoints, files) ${writtenKb.toFixed(1)} kB;`} 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator${postgres ? ' and PostgreSQL' : ''})`;
-        runs.push({ mailboxes: mailbox, stored, load, detail });
+        runs.push({ mailboxes: mailbox, stored, load, cpuUs: serverUs + postgresUs, detail });
         stored += load.answered;
       }
     }
@@ -332,12 +338,19 @@ export async function runSubmitBench(): Promise<BenchFigure[]> {
   // BENCH_ONLY=postgres (any part of a label, case-insensitive) measures only the backends it names.
   const only = process.env.BENCH_ONLY?.toLowerCase();
   for (const backend of BACKENDS.filter((b) => !only || b.label.toLowerCase().includes(only))) {
-    const runs = await measureBackend(backend);
-    baselines.push(await baselineLoad());
-    const [before, after] = baselines.slice(-2);
-    const baseline = (before.perSecond + after.perSecond) / 2;
-    const echo = `bare Fastify JSON echo at ${CONNECTIONS} connections, same body: ${Math.round(before.perSecond)} req/s (p99 ${before.p99} ms) just before, ${Math.round(after.perSecond)} req/s (p99 ${after.p99} ms) just after`;
-    for (const { mailboxes, stored, load, detail } of runs) {
+    const repeats: SubmitRun[][] = [];
+    for (let r = 0; r < RUNS; r++) {
+      repeats.push(await measureBackend(backend));
+      baselines.push(await baselineLoad());
+    }
+    const runs = repeats[0].map((_, line) => medianRun(repeats.map((repeat) => repeat[line])));
+    const echoes = baselines.slice(-RUNS - 1);
+    const baseline = echoes.reduce((sum, e) => sum + e.perSecond, 0) / echoes.length;
+    const baselineP99 = echoes.reduce((sum, e) => sum + e.p99, 0) / echoes.length;
+    const echo =
+      `bare Fastify JSON echo at ${CONNECTIONS} connections, same body, before, between and after the ${RUNS} runs: ` +
+      `${echoes.map((e) => Math.round(e.perSecond)).join(' / ')} req/s (p99 ${echoes.map((e) => e.p99).join(' / ')} ms)`;
+    for (const [line, { mailboxes, stored, load, cpuUs, detail }] of runs.entries()) {
       // The real day at the first size carries the budgets; the others are printed beside them.
       const budgets = mailboxes === 'distinct' && stored === runs[0].stored ? backend.budgets : {};
       const label = `${backend.label}, ${mailboxes === 'distinct' ? 'a mailbox per customer' : 'one mailbox for all'}, ${stored.toLocaleString('en')} stored`;
@@ -364,7 +377,14 @@ export async function runSubmitBench(): Promise<BenchFigure[]> {
           unit: 'ms',
           budgetKey: budgets.p99,
           better: 'lower',
-          detail: `${(load.p99 / ((before.p99 + after.p99) / 2)).toFixed(1)} × the echo baseline's p99`,
+          detail: `${(load.p99 / baselineP99).toFixed(1)} × the echo baseline's p99`,
+        },
+        {
+          name: `${label}: CPU per submit, server${backend.instances > 1 ? 's' : ''}${backend.postgres ? " + PostgreSQL's backends" : ''} (median of ${RUNS} runs)`,
+          value: Math.round(cpuUs),
+          unit: 'µs',
+          better: 'lower',
+          detail: `each run: ${repeats.map((repeat) => Math.round(repeat[line].cpuUs)).join(' / ')} µs; this line's other figures are the median run's`,
         },
       );
     }
@@ -381,6 +401,11 @@ export async function runSubmitBench(): Promise<BenchFigure[]> {
     }
   }
   return figures;
+}
+
+/** Of the same line measured in several runs, the run with the median CPU per submit (the lower middle of an even count). */
+function medianRun(runs: SubmitRun[]): SubmitRun {
+  return [...runs].sort((a, b) => a.cpuUs - b.cpuUs)[Math.floor((runs.length - 1) / 2)];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
