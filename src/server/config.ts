@@ -219,22 +219,18 @@ export function schemasDirOf(env: Env = process.env, cwd = process.cwd()): strin
 
 type RequestLimits = Pick<ServerConfig, 'rateLimits' | 'jsonBodyLimitBytes' | 'requestTimeoutMs' | 'headersTimeoutMs' | 'shutdownDeadlineMs' | 'slowClients'>;
 
+/** `name` hits per client per `name`_WINDOW_MS (a minute unless set). */
+function rateLimitOf(env: Env, name: string, max: number): { max: number; windowMs: number } {
+  return { max: integer(env, name, max, 1), windowMs: integer(env, `${name}_WINDOW_MS`, MINUTE, 1000) };
+}
+
 /** What one client may ask and how long a request may take. */
 function requestLimitsOf(env: Env): RequestLimits {
   return {
     rateLimits: {
-      uploads: {
-        max: integer(env, 'RATE_LIMIT_UPLOADS', 30, 1),
-        windowMs: integer(env, 'RATE_LIMIT_UPLOADS_WINDOW_MS', MINUTE, 1000),
-      },
-      submits: {
-        max: integer(env, 'RATE_LIMIT_SUBMITS', 10, 1),
-        windowMs: integer(env, 'RATE_LIMIT_SUBMITS_WINDOW_MS', MINUTE, 1000),
-      },
-      formPosts: {
-        max: integer(env, 'RATE_LIMIT_FORM_POSTS', 60, 1),
-        windowMs: integer(env, 'RATE_LIMIT_FORM_POSTS_WINDOW_MS', MINUTE, 1000),
-      },
+      uploads: rateLimitOf(env, 'RATE_LIMIT_UPLOADS', 30),
+      submits: rateLimitOf(env, 'RATE_LIMIT_SUBMITS', 10),
+      formPosts: rateLimitOf(env, 'RATE_LIMIT_FORM_POSTS', 60),
     },
     // Two 8000-character texts of 4-byte characters plus the short fields fit well within this.
     jsonBodyLimitBytes: integer(env, 'JSON_BODY_LIMIT_BYTES', 128 * 1024, 1024),
