@@ -15,7 +15,18 @@ function start() {
     const link = Object.assign(document.createElement('link'), { rel: 'modulepreload', href, crossOrigin: '' });
     document.head.append(link);
   }
-  void import('./start');
+  void stages();
+}
+
+/** Hands the main thread back to the browser (a tap, a paint) between two steps. */
+const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+// Evaluating all modules at once was one task of 130 ms under Lighthouse's 4x slowdown: each
+// import now evaluates its own in a task, React's first, then the app's (which hydrates).
+async function stages() {
+  await import('react-dom/client');
+  await yieldToBrowser();
+  await import('./start');
 }
 
 if (document.visibilityState === 'hidden') start();
