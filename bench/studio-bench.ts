@@ -1,7 +1,7 @@
 /**
  * The brand studio's figures of `npm run bench`:
  * - the studio's own JavaScript (gzip, every chunk of its page and its preview frame), beside the
- *   customer page's JavaScript before usable (jsFigures, same build), which the studio must not grow;
+ *   customer page's JavaScript with its app (jsFigures, same build), which the studio must not grow;
  * - how soon the live page follows an edit, from the last keystroke (the last input event the studio
  *   saw) to the frame showing it: a colour typed, a label typed, and a new required field pasted into
  *   a form's JSON text. Measured in Chromium, median of five.
@@ -33,7 +33,7 @@ function studioSizeFigures(webRoot: string): BenchFigure[] {
       detail: `${scripts.length} chunks; biggest: ${sizes
         .slice(0, 4)
         .map((s) => `${s.name} ${kB(s.gzip)}`)
-        .join(', ')}; none of them is loaded by a customer's page (JS before usable, above)`,
+        .join(', ')}; none of them is loaded by a customer's page (JS of the page and the app, above)`,
     },
   ];
 }

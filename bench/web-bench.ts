@@ -1,7 +1,8 @@
 /**
  * Web figures of `npm run bench`:
- * - gzip JavaScript each brand page loads before it is usable (the built
- *   HTML's module scripts and modulepreloads plus their static imports), and
+ * - gzip JavaScript of each brand page and of the app it loads at the
+ *   customer's first act (the built HTML's module scripts, modulepreloads and
+ *   portal:modules, plus their static imports), and
  *   the biggest modules in it (from a sourcemapped build of the same config);
  * - Lighthouse's mobile figures (performance, FCP, LCP, TBT, CLS, unused
  *   script) on one page of each form variant, against the real intake server;
@@ -37,7 +38,7 @@ export function pageScripts(html: string): string[] {
   const urls = new Set<string>();
   for (const m of html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)) urls.add(m[1]);
   for (const m of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) urls.add(m[1]);
-  // Fetched by the page's loader once it has painted (src/web/main.tsx), before it is usable.
+  // Fetched by the page's loader at the customer's first act (src/web/main.tsx): the app that then takes over.
   for (const m of html.matchAll(/<meta name="portal:modules" content="([^"]+)"/g)) for (const url of m[1].split(' ')) urls.add(url);
   return [...urls];
 }
@@ -76,7 +77,7 @@ export function jsFigures(webRoot: string, biggest: ModuleSize[]): BenchFigure[]
     const chunks = initialChunks(webRoot, html);
     const gzip = chunks.reduce((sum, url) => sum + gzipSync(readFileSync(join(webRoot, url)), { level: 9 }).length, 0);
     return {
-      name: `JS before usable, /${brand.id}/nl/be`,
+      name: `JS of the page and the app it loads at the first act, /${brand.id}/nl/be`,
       value: kB(gzip),
       unit: 'kB gzip',
       budgetKey: 'web.jsGzipKb',

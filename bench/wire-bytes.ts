@@ -1,8 +1,10 @@
 /**
- * Bytes on the wire before a brand page is usable, as the intake server sends
- * them to a browser that accepts br and gzip: the page, its stylesheet, the
- * logo it preloads and every script it loads before it can be used (module
- * scripts, modulepreloads and their static imports). Counted as received
+ * Bytes on the wire for a brand page and the app it loads at the customer's
+ * first act, as the intake server sends them to a browser that accepts br and
+ * gzip: the page, its stylesheet, the logo it preloads and every script (module
+ * scripts, modulepreloads, the loader's modules and their static imports).
+ * Before the first act only the page, its stylesheet, logo and loader come
+ * (Lighthouse's "script sent" shows that part). Counted as received
  * (encoded body), over node:http so nothing decodes them first.
  */
 import { readFileSync } from 'node:fs';
@@ -51,7 +53,7 @@ export async function wireFigures(
     const total = page.bytes + parts.reduce((sum, p) => sum + p.bytes, 0);
     const encodings = [...new Set([page, ...parts].map((p) => p.encoding))].join('/');
     figures.push({
-      name: `Bytes on the wire before usable, ${path} (br, gzip accepted)`,
+      name: `Bytes on the wire, page and app at the first act, ${path} (br, gzip accepted)`,
       value: kB(total),
       unit: 'kB',
       budgetKey: 'web.wireBeforeUsableKb',

@@ -21,9 +21,11 @@ import {
   message,
   photoFiles,
   uniqueEmail,
+  validSteps,
   validValues,
   type PhotoFile,
 } from './support/fixtures';
+import { form } from '../support/portal-data';
 import { SUBMIT, field, fieldError, fillValues, shownReference, waitForHydration } from './support/form-page';
 import { browserSuite } from './support/suite';
 
@@ -272,6 +274,48 @@ describe('before the scripts run', () => {
       expect(await page.locator(fieldError('notification')).textContent()).toContain(message('extended', 'nl', 'format.email'));
       expect(await page.inputValue(field('last_name'))).toBe('Vroege Vogel');
       expectNoPersonalData(urls, [email, 'Vroege Vogel']);
+    }));
+
+  it('a page fetches only its loader until the customer acts; what is typed, ticked and chosen while the app is on its way is kept, and one press sends it once', () =>
+    suite.withPage(async (page) => {
+      const brand = brandById('teka');
+      const email = uniqueEmail('first-act');
+      const scripts: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+      });
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/assets/start-*.js', async (route) => {
+        await held;
+        await route.fallback();
+      });
+      // Loaded and quiet (no request for 500 ms): the page has asked for its loader only.
+      await page.goto(`${suite.portal.baseUrl}/${brand.id}/nl/be`, { waitUntil: 'networkidle' });
+      expect(scripts).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
+      // The whole form, as a person fills it, while the app is held on its way.
+      for (const { name, control, value } of validSteps(brand, email, { locale: 'nl', country: 'be' })) {
+        if (control === 'text') await page.fill(field(name), String(value));
+        else if (control === 'select') await page.selectOption(field(name), String(value));
+        else if (value === true) await page.check(field(name));
+      }
+      const photos = form(brand.form).photos;
+      for (const [i, photo] of photos.entries()) await page.setInputFiles(field(photo.picker), files[i % files.length]);
+      expect(scripts.some((path) => /^\/assets\/start-/.test(path)), 'the first act fetches the app').toBe(true);
+      const hydrated = (sel: string) => Object.keys(document.querySelector(sel) ?? {}).some((k) => k.startsWith('__reactFiber$'));
+      expect(await page.evaluate(hydrated, SUBMIT), 'the app is held: the page is still as served').toBe(false);
+      release();
+      await waitForHydration(page, SUBMIT);
+      // The photos chosen meanwhile are sent by the app once it has taken over.
+      for (const photo of photos) {
+        await page.waitForFunction((sel) => Boolean(document.querySelector<HTMLInputElement>(sel)?.value), field(photo.target), { timeout: 15_000 });
+      }
+      expect(await page.inputValue(field('last_name'))).toBe(validValues(brand, email).last_name);
+      await page.click(SUBMIT);
+      await page.waitForSelector(`main :text("${SUCCESS_TEXT.nl}")`, { timeout: 15_000 });
+      const rows = suite.portal.storedRequests(email);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].payload).toMatchObject({ last_name: validValues(brand, email).last_name, client_email: email });
     }));
 
   it('a press of Verzenden before the scripts run posts (never a GET with the values) and keeps them', () =>

@@ -34,6 +34,17 @@ function write(key: string, value: unknown): void {
   }
 }
 
+/** Whether this tab keeps anything of the portal (a draft, a sent state, thumbnails): the page then starts at once to show it. */
+export function keptInThisTab(): boolean {
+  try {
+    const kept = storage();
+    for (let i = 0; kept && i < kept.length; i++) if (kept.key(i)?.startsWith('repair-portal:')) return true;
+  } catch {
+    // unavailable: nothing is kept
+  }
+  return false;
+}
+
 export interface Draft {
   data: RepairFormData;
   /** The customer picked the country (not the route's default): it stays on a route of another country. */

@@ -9,8 +9,12 @@ export const field = (name: string) => `#root_${name}`;
 export const fieldError = (name: string) => `#root_${name}__error`;
 export const SUBMIT = 'form button[type="submit"]';
 
-/** React has attached to the prerendered markup (its fiber keys are on the DOM nodes). */
+/**
+ * React has attached to the prerendered markup (its fiber keys are on the DOM nodes). The scripts
+ * start at a person's first act on the page (src/web/main.tsx): a press of Shift, which changes nothing.
+ */
 export async function waitForHydration(page: Page, selector = '#root > *', timeout = 15_000): Promise<void> {
+  await page.keyboard.press('Shift');
   await page.waitForFunction(
     (sel) => {
       const el = document.querySelector(sel);

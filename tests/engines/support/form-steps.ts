@@ -28,8 +28,16 @@ export async function waitUntil<T>(check: () => Promise<T>, what: string, timeou
   }
 }
 
-/** React has attached to the prerendered form (its fiber keys are on the DOM nodes). */
-export function waitForHydration(page: Driver): Promise<boolean> {
+/** A person's first act on the page, which starts its scripts (src/web/main.tsx): a field focused and left as it was. */
+function touchFirstField(): void {
+  const first = document.querySelector<HTMLElement>('form input:not([type="hidden"]), form select, form textarea');
+  first?.focus();
+  first?.blur();
+}
+
+/** React has attached to the prerendered form (its fiber keys are on the DOM nodes), after a first act on it. */
+export async function waitForHydration(page: Driver): Promise<boolean> {
+  await page.evaluate(touchFirstField);
   return waitUntil(
     () =>
       page.evaluate((selector) => {
@@ -56,17 +64,22 @@ export async function uploadPhoto(page: Driver, photo: PhotoField, path: string)
   return waitUntil(() => page.value(field(photo.target)), `photo ${photo.picker} to be stored`, 15_000);
 }
 
+/** Every field of a valid request but the photos, each by its control (typed, chosen, ticked), in form order. */
+export async function fillValidFields(page: Driver, brand: Brand, email: string, route: { locale: Locale; country: string }): Promise<void> {
+  for (const { name, control, value } of validSteps(brand, email, route)) {
+    if (control === 'text') await page.fill(field(name), String(value));
+    else if (control === 'select') await page.selectOption(field(name), String(value));
+    else if (value === true) await page.click(field(name));
+  }
+}
+
 /**
  * Every field a valid request needs, made from the brand's form, on the page /<brand>/<locale>/<country>:
  * each field by its control (typed, chosen, ticked), then every photo (a JPEG and a PNG in turn).
  * Returns the photos' stored names, in form order.
  */
 export async function fillValidForm(page: Driver, brand: Brand, email: string, photos: TestFiles, route: { locale: Locale; country: string }): Promise<string[]> {
-  for (const { name, control, value } of validSteps(brand, email, route)) {
-    if (control === 'text') await page.fill(field(name), String(value));
-    else if (control === 'select') await page.selectOption(field(name), String(value));
-    else if (value === true) await page.click(field(name));
-  }
+  await fillValidFields(page, brand, email, route);
   const model = form(brand.form);
   const files = [photos.jpeg, photos.png];
   const names: string[] = [];
