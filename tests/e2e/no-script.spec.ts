@@ -21,12 +21,11 @@ import {
   message,
   photoFiles,
   uniqueEmail,
-  validSteps,
   validValues,
   type PhotoFile,
 } from './support/fixtures';
 import { form } from '../support/portal-data';
-import { SUBMIT, field, fieldError, fillValues, shownReference, waitForHydration } from './support/form-page';
+import { SUBMIT, field, fieldError, fillValidFields, fillValues, hydratedAt, shownReference, waitForHydration } from './support/form-page';
 import { browserSuite } from './support/suite';
 
 const suite = browserSuite();
@@ -294,16 +293,11 @@ describe('before the scripts run', () => {
       await page.goto(`${suite.portal.baseUrl}/${brand.id}/nl/be`, { waitUntil: 'networkidle' });
       expect(scripts).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
       // The whole form, as a person fills it, while the app is held on its way.
-      for (const { name, control, value } of validSteps(brand, email, { locale: 'nl', country: 'be' })) {
-        if (control === 'text') await page.fill(field(name), String(value));
-        else if (control === 'select') await page.selectOption(field(name), String(value));
-        else if (value === true) await page.check(field(name));
-      }
+      await fillValidFields(page, brand, email);
       const photos = form(brand.form).photos;
       for (const [i, photo] of photos.entries()) await page.setInputFiles(field(photo.picker), files[i % files.length]);
       expect(scripts.some((path) => /^\/assets\/start-/.test(path)), 'the first act fetches the app').toBe(true);
-      const hydrated = (sel: string) => Object.keys(document.querySelector(sel) ?? {}).some((k) => k.startsWith('__reactFiber$'));
-      expect(await page.evaluate(hydrated, SUBMIT), 'the app is held: the page is still as served').toBe(false);
+      expect(await page.evaluate(hydratedAt, SUBMIT), 'the app is held: the page is still as served').toBe(false);
       release();
       await waitForHydration(page, SUBMIT);
       // The photos chosen meanwhile are sent by the app once it has taken over.

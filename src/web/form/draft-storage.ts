@@ -5,9 +5,10 @@ import type { RepairFormData } from '../../core/types';
  * the sent state so a reload after success shows the confirmation again.
  * Storage may be unavailable (private mode, disabled): then nothing is kept.
  */
-const draftKey = (brandId: string) => `repair-portal:draft:${brandId}`;
-const sentKey = (brandId: string) => `repair-portal:sent:${brandId}`;
-const thumbsKey = (brandId: string) => `repair-portal:thumbnails:${brandId}`;
+const KEY_PREFIX = 'repair-portal:';
+const draftKey = (brandId: string) => `${KEY_PREFIX}draft:${brandId}`;
+const sentKey = (brandId: string) => `${KEY_PREFIX}sent:${brandId}`;
+const thumbsKey = (brandId: string) => `${KEY_PREFIX}thumbnails:${brandId}`;
 
 function storage(): Storage | null {
   try {
@@ -38,7 +39,7 @@ function write(key: string, value: unknown): void {
 export function keptInThisTab(): boolean {
   try {
     const kept = storage();
-    for (let i = 0; kept && i < kept.length; i++) if (kept.key(i)?.startsWith('repair-portal:')) return true;
+    for (let i = 0; kept && i < kept.length; i++) if (kept.key(i)?.startsWith(KEY_PREFIX)) return true;
   } catch {
     // unavailable: nothing is kept
   }

@@ -9,20 +9,19 @@ export const field = (name: string) => `#root_${name}`;
 export const fieldError = (name: string) => `#root_${name}__error`;
 export const SUBMIT = 'form button[type="submit"]';
 
+/** In the page: React has attached to the element (its fiber keys are on the DOM node). */
+export function hydratedAt(selector: string): boolean {
+  const el = document.querySelector(selector);
+  return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
+}
+
 /**
- * React has attached to the prerendered markup (its fiber keys are on the DOM nodes). The scripts
- * start at a person's first act on the page (src/web/main.tsx): a press of Shift, which changes nothing.
+ * React has attached to the prerendered markup. The scripts start at a person's first act on the
+ * page (src/web/main.tsx): a press of Shift, which changes nothing.
  */
 export async function waitForHydration(page: Page, selector = '#root > *', timeout = 15_000): Promise<void> {
   await page.keyboard.press('Shift');
-  await page.waitForFunction(
-    (sel) => {
-      const el = document.querySelector(sel);
-      return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
-    },
-    selector,
-    { timeout },
-  );
+  await page.waitForFunction(hydratedAt, selector, { timeout });
 }
 
 export async function openBrandPage(page: Page, baseUrl: string, brandId: string, locale: Locale, country = 'be') {
@@ -54,16 +53,21 @@ export function pageRoute(page: Page): { locale: Locale; country: string } {
   return { locale, country };
 }
 
-/**
- * Everything a valid request needs, made from the brand's form: each field by its control (typed, chosen,
- * ticked), then every photo (the files in turn). Returns the photos' stored names, in form order.
- */
-export async function fillValidForm(page: Page, brand: Brand, email: string, files?: PhotoFile[]): Promise<string[]> {
+/** Every field of a valid request but the photos, each by its control (typed, chosen, ticked), in form order. */
+export async function fillValidFields(page: Page, brand: Brand, email: string): Promise<void> {
   for (const { name, control, value } of validSteps(brand, email, pageRoute(page))) {
     if (control === 'text') await page.fill(field(name), String(value));
     else if (control === 'select') await page.selectOption(field(name), String(value));
     else if (value === true) await page.check(field(name));
   }
+}
+
+/**
+ * Everything a valid request needs, made from the brand's form: each field by its control (typed, chosen,
+ * ticked), then every photo (the files in turn). Returns the photos' stored names, in form order.
+ */
+export async function fillValidForm(page: Page, brand: Brand, email: string, files?: PhotoFile[]): Promise<string[]> {
+  await fillValidFields(page, brand, email);
   const model = form(brand.form);
   const chosen = files ?? (await photoFiles());
   const names: string[] = [];

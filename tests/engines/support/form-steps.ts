@@ -6,7 +6,7 @@ import type { PhotoField } from '../../../src/core/form-model';
 import type { Brand, Locale } from '../../../src/core/types';
 import { photoFiles, validSteps } from '../../e2e/support/fixtures';
 import { form } from '../../support/portal-data';
-import { SUBMIT, field } from '../../e2e/support/form-page';
+import { SUBMIT, field, hydratedAt } from '../../e2e/support/form-page';
 import { boxOf } from './dom-reads';
 import type { Driver } from './driver';
 
@@ -38,15 +38,7 @@ function touchFirstField(): void {
 /** React has attached to the prerendered form (its fiber keys are on the DOM nodes), after a first act on it. */
 export async function waitForHydration(page: Driver): Promise<boolean> {
   await page.evaluate(touchFirstField);
-  return waitUntil(
-    () =>
-      page.evaluate((selector) => {
-        const el = document.querySelector(selector);
-        return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
-      }, SUBMIT),
-    'the form to hydrate',
-    15_000,
-  );
+  return waitUntil(() => page.evaluate(hydratedAt, SUBMIT), 'the form to hydrate', 15_000);
 }
 
 export async function openForm(page: Driver, baseUrl: string, brandId: string, locale: Locale, country: string): Promise<void> {
