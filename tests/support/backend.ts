@@ -24,7 +24,8 @@ export async function freshPostgres(): Promise<FreshDatabase> {
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-async function admin(statement: string): Promise<void> {
+/** One statement as the machine's PostgreSQL superuser (creating and dropping the tests' databases and roles). */
+export async function admin(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {

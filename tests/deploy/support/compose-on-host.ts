@@ -5,9 +5,8 @@
  * the image's port; the balancer's fixed address becomes loopback, where nginx connects from.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { freePort } from '../../support/free-port';
-import { POSTGRES_ADMIN_URL } from '../../support/backend';
+import { admin } from '../../support/backend';
 import { graceSeconds, mountSource, portalServices, publishedPort, type ComposeConfig } from './compose';
 import { LABEL } from './podman';
 
@@ -30,16 +29,6 @@ export interface HostedCompose {
   balancerPort: number;
   databaseUrl: string;
   drop(): Promise<void>;
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 export async function composeOnHost(config: ComposeConfig): Promise<HostedCompose> {
