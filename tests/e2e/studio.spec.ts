@@ -67,7 +67,7 @@ describe('the brand studio', () => {
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('studio-editor');
       await page.getByRole('button', { name: 'New brand…' }).focus();
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.evaluate(() => document.activeElement?.id), 'the dialog takes the focus').toBe('new-brand-name');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id), { message: 'the dialog takes the focus' }).toBe('new-brand-name');
       await page.keyboard.type('Acme Home');
       await page.keyboard.press('Tab');
       await page.keyboard.type('Acme');
@@ -77,7 +77,7 @@ describe('the brand studio', () => {
       await page.locator('#new-brand-id').fill('acme-home');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('#editor-heading').textContent()).toBe(`${BRANDS}/acme-home.json`);
-      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), 'focus returns to the button that opened it').toBe('New brand…');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), { message: 'focus returns to the button that opened it' }).toBe('New brand…');
       await page.getByRole('button', { name: 'New language…' }).focus();
       await page.keyboard.press('Enter');
       await page.keyboard.press('Escape');
