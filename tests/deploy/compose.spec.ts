@@ -6,13 +6,13 @@
  * and started again while customers send, losing nothing and storing nothing twice.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port';
 import { startBalancer, type Balancer } from './support/balancer';
 import { composeConfig } from './support/compose';
 import { composeOnHost, type HostedCompose } from './support/compose-on-host';
-import { BRAND, customerEmail, getFrom, PAGES, requestBody, sendUntilStored, submit, submitInHalves, uploadPhotos, type Sent } from './support/customer';
+import { BRAND, customerEmail, getFrom, PAGES, requestBody, resendUntilStored, sendUntilStored, submitInHalves, uploadPhotos, type Sent } from './support/customer';
 import { imagePort, podman, removeLeftovers } from './support/podman';
 import { requestsLogged, restartPortal, startPortal, stopPortal, unanswered, type PortalContainer } from './support/portal-container';
 
@@ -85,13 +85,12 @@ describe('compose.yaml', () => {
     const customers = [0, 1, 2, 3].map(async () => {
       while (sending) sent.push(await sendUntilStored(balancer.baseUrl, customerEmail(`load-${n++}`)));
     });
-    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    await pause(1000);
+    await sleep(1000);
     // A clean stop (SIGTERM, compose's grace period): nginx sends the load to the other instance.
     const exitCode = await stopPortal(portals[0].name, hosted.instances[0].graceS);
-    await pause(1000);
+    await sleep(1000);
     portals[0] = await restartPortal(portals[0]);
-    await pause(1000);
+    await sleep(1000);
     sending = false;
     await Promise.all(customers);
 
@@ -104,7 +103,7 @@ describe('compose.yaml', () => {
     const submitPath = `/api/forms/${BRAND.id}`;
     let held: number[] = [];
     for (let i = 0; i < 50 && held.reduce((a, b) => a + b, 0) < 2; i++) {
-      await pause(100);
+      await sleep(100);
       held = portals.map((p) => unanswered(p, submitPath));
     }
     const victim = held.findIndex((count) => count > 0);
@@ -113,33 +112,16 @@ describe('compose.yaml', () => {
     releaseHalves();
     const firstStatuses = (await Promise.all(firstTries)).map((answer) => answer.status);
     portals[victim] = await restartPortal(portals[victim]);
-    for (const [i, half] of halves.entries()) {
-      const refused = firstStatuses[i] === 201 ? [] : [firstStatuses[i]];
-      for (;;) {
-        const { status, reference } = await submit(balancer.baseUrl, half.body, half.key);
-        if (reference) {
-          sent.push({ key: half.key, reference, refused });
-          break;
-        }
-        refused.push(status);
-        await pause(200);
-      }
-    }
+    for (const [i, half] of halves.entries()) sent.push(await resendUntilStored(balancer.baseUrl, half.body, half.key, firstStatuses[i] === 201 ? [] : [firstStatuses[i]]));
 
     expect(exitCode).toBe(0);
     expect(firstStatuses.filter((s) => s !== 201), 'the requests half received by the killed instance').toEqual(Array(held[victim]).fill(502));
-    const db = new pg.Client({ connectionString: hosted.databaseUrl });
-    await db.connect();
-    try {
-      const { rows } = await db.query<{ reference: string; idempotency_key: string }>('SELECT reference, idempotency_key FROM requests');
-      const stored = new Map(rows.map((r) => [r.reference, r]));
-      expect(sent.filter((s) => !stored.has(s.reference)), 'acknowledged but not stored').toEqual([]);
-      // Every request stored belongs to one acknowledged key: a retried submit did not store a second copy.
-      expect(rows.length).toBe(sent.length);
-      expect(new Set(rows.map((r) => r.idempotency_key)).size).toBe(rows.length);
-    } finally {
-      await db.end();
-    }
+    const rows = await hosted.storedRequests();
+    const stored = new Map(rows.map((r) => [r.reference, r]));
+    expect(sent.filter((s) => !stored.has(s.reference)), 'acknowledged but not stored').toEqual([]);
+    // Every request stored belongs to one acknowledged key: a retried submit did not store a second copy.
+    expect(rows.length).toBe(sent.length);
+    expect(new Set(rows.map((r) => r.idempotency_key)).size).toBe(rows.length);
     const refused = sent.filter((s) => s.refused.length > 0);
     console.log(`test:deploy: ${sent.length} requests stored during a stop, a kill and two starts; ${refused.length} refused first (${refused.flatMap((s) => s.refused).join(', ') || 'none'}), then stored once`);
     expect(refused.flatMap((s) => s.refused).filter((status) => ![0, 502, 503].includes(status)), 'a refusal other than the stop').toEqual([]);

@@ -5,6 +5,7 @@
  * the image's port; the balancer's fixed address becomes loopback, where nginx connects from.
  */
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { freePort } from '../../support/free-port';
 import { admin } from '../../support/backend';
 import { graceSeconds, mountSource, portalServices, publishedPort, type ComposeConfig } from './compose';
@@ -28,6 +29,8 @@ export interface HostedCompose {
   /** The port compose publishes the balancer on (its container port 80). */
   balancerPort: number;
   databaseUrl: string;
+  /** Every request in the database: its reference and Idempotency-Key. */
+  storedRequests(): Promise<{ reference: string; idempotency_key: string }[]>;
   drop(): Promise<void>;
 }
 
@@ -67,6 +70,15 @@ export async function composeOnHost(config: ComposeConfig): Promise<HostedCompos
     balancerConf: mountSource(balancer, '/etc/nginx/conf.d/default.conf')!,
     balancerPort,
     databaseUrl: hostUrl.toString(),
+    async storedRequests() {
+      const db = new pg.Client({ connectionString: hostUrl.toString() });
+      await db.connect();
+      try {
+        return (await db.query<{ reference: string; idempotency_key: string }>('SELECT reference, idempotency_key FROM requests')).rows;
+      } finally {
+        await db.end();
+      }
+    },
     drop: () => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
   };
 }

@@ -1,6 +1,7 @@
 /** A customer of the shipped brands (the data the image was built with): pages, photos, requests. */
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { checkedBrands } from '../../../src/cli/checked-project';
@@ -96,25 +97,25 @@ export interface Sent {
  * as the page does with the same Idempotency-Key, until the request is stored: photos and request both.
  */
 export async function sendUntilStored(baseUrl: string, email: string, giveUpAfterMs = 60_000): Promise<Sent> {
-  const started = Date.now();
-  const refused: number[] = [];
-  const retry = async (status: number, what: string) => {
-    if (Date.now() - started > giveUpAfterMs) throw new Error(`${what} not taken within ${giveUpAfterMs} ms: the last answer ${status}, submits refused ${refused.join(', ')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  };
+  const giveUpAt = Date.now() + giveUpAfterMs;
   const photos: string[] = [];
   while (photos.length < FORM.photos.length) {
     const { status, filename } = await upload(baseUrl).catch(() => ({ status: 0, filename: undefined }));
     if (filename) photos.push(filename);
-    else await retry(status, 'a photo');
+    else if (Date.now() > giveUpAt) throw new Error(`a photo not taken within ${giveUpAfterMs} ms: the last answer ${status}`);
+    else await sleep(200);
   }
-  const key = randomUUID();
-  const body = requestBody(photos, email);
+  return resendUntilStored(baseUrl, requestBody(photos, email), randomUUID(), [], giveUpAt);
+}
+
+/** The same request sent again with its key, 200 ms apart, until it is stored; `refused` holds the statuses met (before this call too). */
+export async function resendUntilStored(baseUrl: string, body: Record<string, unknown>, key: string, refused: number[], giveUpAt = Date.now() + 60_000): Promise<Sent> {
   for (;;) {
     const { status, reference } = await submit(baseUrl, body, key);
     if (reference) return { key, reference, refused };
     refused.push(status);
-    await retry(status, 'the request');
+    if (Date.now() > giveUpAt) throw new Error(`the request not stored in time: submits refused ${refused.join(', ')}`);
+    await sleep(200);
   }
 }
 
