@@ -60,7 +60,9 @@ describe('npm run dev follows the forms, texts and countries', () => {
     ['countries.json with a pattern that is none', 'countries.json', (text) => text.replace('"^[0-9]{4}$"', '"^[0-9]{4$("'), /schemas\/countries\.json:\d+:\d+ \/countries\/be\/postalCode: this is not a pattern/],
   ];
 
-  it.each(mistakes)('%s: validate’s message over the page, also after a reload; the fix brings the page back', async (_what, name, broken, message) => {
+  // Each wait below has its own patience and message; the test's own time covers their sum, so a slow machine
+  // (CI's loaded run once passed 60 s here) is waited for, and a wait that never ends names itself.
+  it.each(mistakes)('%s: validate’s message over the page, also after a reload; the fix brings the page back', { timeout: 180_000 }, async (_what, name, broken, message) => {
     const original = readFileSync(file(name), 'utf8');
     const changed = broken(original);
     expect(changed).not.toBe(original);
