@@ -3,7 +3,8 @@ import { storesRequests, type DatabaseState } from '../database-state';
 import type { Unavailability } from '../store-unavailable';
 import { answered } from './answered';
 
-export type Param = string | number | null | Buffer;
+// An array is sent as a PostgreSQL array (node-postgres writes its literal).
+export type Param = string | number | null | Buffer | readonly string[];
 
 interface Prepared {
   name: string;
