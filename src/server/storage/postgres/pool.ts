@@ -42,9 +42,10 @@ export function openPool({ url, poolSize, durable = true }: PoolOptions): pg.Poo
     // depend on the data (a lookup by key, the foreign-key checks) is planned once per connection. Planning
     // each call (force_custom_plan) was 40% of a submit's time in its statements. The statements whose plan
     // does depend on the data (how many rows match: the due deliveries) is planned at each call on purpose: the
-    // lease is sent unnamed (PostgresSql.fresh). A mailbox's count keeps its plan too, made so that it can only
-    // read the mailbox's own day (migration 12): a generic plan made while the outbox was small read every row
-    // (4.6 ms a submit at 40,000), and planning it at each call (migration 10) cost a tenth of a submit's CPU.
+    // lease is sent unnamed (PostgresSql.fresh). The submit's own statements keep their plans too, made so that
+    // they can only read the mailbox's own day and the photos named (migrations 12 and 13): a generic plan made
+    // while the outbox was small read every row (4.6 ms a submit at 40,000), and planning it at each call
+    // (migration 10) cost a tenth of a submit's CPU.
     options: `-c synchronous_commit=${durable ? 'on' : 'off'} -c statement_timeout=30000 -c lock_timeout=2500 -c plan_cache_mode=auto`,
   });
   // An idle connection the server drops has left the pool already, which opens another when needed; whether

@@ -33,8 +33,8 @@ interface Stored {
 }
 
 /**
- * PostgreSQL's request writer: each request one statement on the pool (one
- * round trip, its own transaction), by the rules of store-rules.ts, so several
+ * PostgreSQL's request writer: each request one call of portal_store_request
+ * on the pool (one round trip, its own transaction), by the rules of store-rules.ts, so several
  * instances store side by side. The database settles the races between them:
  * the unique Idempotency-Key makes a second insert of the same key wait for the
  * first and then do nothing (the earlier request is then read, committed), and
