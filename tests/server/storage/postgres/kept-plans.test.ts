@@ -147,10 +147,11 @@ describe.runIf(BACKEND === 'postgres')('plans kept on the pool of PostgreSQL', {
     const before = await reads();
     // 3 mails of the day: a fourth is within a limit of 4, not of 3.
     await new PostgresRequestWriter(sql, db, { mailsPerRecipientPerDay: 3 }).write([toTheShop(201)]);
-    expect(await queuedFor('ref-201')).toBe(0);
     await new PostgresRequestWriter(sql, db, { mailsPerRecipientPerDay: 4 }).write([toTheShop(202)]);
-    expect(await queuedFor('ref-202')).toBe(1);
+    // Read before the test's own queries of the outbox, whose plans are not the submit's.
     const read = grown(before, await reads());
+    expect(await queuedFor('ref-201')).toBe(0);
+    expect(await queuedFor('ref-202')).toBe(1);
     expect(read['outbox sequential']).toBe(0);
     // The shop's 3 mails of the day at each count, not its 54,000 of earlier days.
     expect(read.outbox_limit).toBeGreaterThanOrEqual(6);
