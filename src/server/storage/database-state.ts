@@ -25,8 +25,8 @@ const TOLD: Record<Unavailability, { level: 'warn' | 'error'; message: string }>
  * failures just after it is back that still belong to it (AFTERSHOCK_MS).
  */
 /**
- * Whether a statement stores a request or a photo (a submit calls portal_store_request): only that proves a store that refused (locked, full)
- * takes them again. Other writes may pass meanwhile (PostgreSQL locks one table, not the database; the
+ * Whether a statement stores a request or a photo (a submit calls portal_store_request): only that proves
+ * a store that refused (locked, full) takes them again. Other writes may pass meanwhile (PostgreSQL locks one table, not the database; the
  * rate-limit counters and the outbox go on) and would otherwise say "back" and "locked" in turn.
  */
 export function storesRequests(sql: string): boolean {

@@ -39,19 +39,26 @@ export function limitKeys(deliveries: readonly QueuedDelivery[]): string[] {
   return [...new Set(deliveries.flatMap((d) => (d.limitKey === undefined ? [] : [d.limitKey])))];
 }
 
+/** Each delivery's place (from 1) among the request's deliveries under its limit key; 1 for one without a key. */
+export function placesUnderLimit(deliveries: readonly QueuedDelivery[]): number[] {
+  const seen = new Map<string, number>();
+  return deliveries.map(({ limitKey }) => {
+    if (limitKey === undefined) return 1;
+    const place = (seen.get(limitKey) ?? 0) + 1;
+    seen.set(limitKey, place);
+    return place;
+  });
+}
+
 /**
  * The deliveries to queue: a form can aim mail at any address, so past the
  * limit of mails per key in a day, mail to it is dropped silently (the
  * request is still stored). `sent` counts each key's mails of the last day.
+ * (PostgreSQL's portal_store_request applies the same rule to the places.)
  */
 export function withinMailLimit(deliveries: readonly QueuedDelivery[], sent: ReadonlyMap<string, number>, limit: number): QueuedDelivery[] {
-  const counted = new Map(sent);
-  return deliveries.filter((d) => {
-    if (d.limitKey === undefined) return true;
-    const n = counted.get(d.limitKey) ?? 0;
-    counted.set(d.limitKey, n + 1);
-    return n < limit;
-  });
+  const places = placesUnderLimit(deliveries);
+  return deliveries.filter(({ limitKey }, i) => limitKey === undefined || (sent.get(limitKey) ?? 0) + places[i] <= limit);
 }
 
 /** When a delivery is first tried: at once, or when the mail cap lets it go (it still counts as queued now). */

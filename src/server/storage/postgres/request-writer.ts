@@ -3,7 +3,7 @@ import type { Outcome, RequestWriter, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
 import type { Db } from '../queries/requests';
 import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
-import { DAY_MS, firstAttempt, limitKeys, payloadHash, replayOf, unavailablePhotos } from '../store-rules';
+import { DAY_MS, firstAttempt, limitKeys, payloadHash, placesUnderLimit, replayOf, unavailablePhotos } from '../store-rules';
 import { isStoreUnavailable, unavailability } from '../store-unavailable';
 import type { PostgresSql } from './postgres-sql';
 import { REWRITE_LOCK } from './reclaim';
@@ -148,14 +148,12 @@ export class PostgresRequestWriter implements RequestWriter {
     // Requests to one mailbox with room take turns from the count to their commit (in one order): two counted at
     // once would both find room for one more mail. A mailbox known to be full takes no turn: its count only falls
     // when its mails age (its time is kept) or are erased, so no mail past the limit is ever queued. A delivery
-    // past the limit is not queued (store-rules.ts: withinMailLimit, the same rule): its rank is its place among
-    // its mailbox's deliveries.
-    const ranks = new Map<string, number>();
-    const queued = deliveries.map((d) => {
-      const rank = d.limitKey === undefined ? 1 : (ranks.get(d.limitKey) ?? 0) + 1;
-      if (d.limitKey !== undefined) ranks.set(d.limitKey, rank);
-      return { rank, kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text, next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language };
-    });
+    // past the limit is not queued (store-rules.ts: withinMailLimit, the same rule on the same places).
+    const places = placesUnderLimit(deliveries);
+    const queued = deliveries.map((d, i) => ({
+      rank: places[i], kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text,
+      next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language,
+    }));
     const [{ stored_id: id, sent_counts: sent }] = await this.sql.allWaiting<{ stored_id: number | null; sent_counts: Record<string, [n: number, oldest: number]> | null }>(
       'SELECT stored_id, sent_counts FROM portal_store_request(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
@@ -167,7 +165,8 @@ export class PostgresRequestWriter implements RequestWriter {
     // Mailboxes this request filled (or found full) are full until their oldest counted mail is a day old.
     const filled = counted.flatMap((key) => {
       const [n, oldest] = sent?.[key] ?? [0, now];
-      return n + (ranks.get(key) ?? 0) >= limit ? [{ key, until: oldest + DAY_MS }] : [];
+      const wanted = deliveries.filter((d) => d.limitKey === key).length;
+      return n + wanted >= limit ? [{ key, until: oldest + DAY_MS }] : [];
     });
     return { outcome: { kind: 'stored', reference: s.reference, replay: false }, filled };
   }
