@@ -4,8 +4,10 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 /**
  * Where `npm test` asks for it (TEST_FAILURES_FILE, set by src/cli/run-tests.mjs), one line per failed
- * test or file, with the first line of its error: the run's table repeats them at the very end, where a
- * CI log cut to its last lines still shows which test of an earlier step failed.
+ * test, hook or file, with the first line of its error: the run's table repeats them at the very end, where
+ * a CI log cut to its last lines still shows which test of an earlier step failed. A describe block's
+ * beforeAll or afterAll fails its suite, not a test (the tests stay passed or skipped): it is named too,
+ * and a file that failed with nothing named says so rather than leave the step's failure unexplained.
  */
 export function failedTestsReporter(): Reporter {
   return {
@@ -17,10 +19,15 @@ export function failedTestsReporter(): Reporter {
       for (const module of testModules) {
         const path = relative(process.cwd(), module.moduleId);
         const project = module.project.name ? ` [${module.project.name}]` : '';
+        const before = lines.length;
         for (const error of module.errors()) lines.push(`${path}${project}: ${firstLine(error.message)}`);
+        for (const suite of module.children.allSuites()) {
+          for (const error of suite.errors()) lines.push(`${path}${project} > ${suite.fullName} (a hook of the block): ${firstLine(error.message)}`);
+        }
         for (const test of module.children.allTests('failed')) {
           lines.push(`${path}${project} > ${test.fullName}: ${firstLine(test.result().errors?.[0]?.message)}`);
         }
+        if (lines.length === before && module.state() === 'failed') lines.push(`${path}${project}: failed, with no test, hook or error named`);
       }
       for (const error of unhandledErrors) lines.push(`unhandled error: ${firstLine((error as { message?: string }).message)}`);
       if (lines.length > 0) appendFileSync(file, lines.map((line) => `${line}\n`).join(''));
