@@ -17,17 +17,10 @@ const TOLD: Record<Unavailability, { level: 'warn' | 'error'; message: string }>
 };
 
 /**
- * Whether the database answers and stores, as the last calls found it. A
- * change is told once: "database unreachable" (or locked, full…) when a call
- * first fails that way, "database back after N s" when one first succeeds
- * again; the calls in between say nothing more (an outage of a minute at 40
- * polls a second is one line, not two thousand stack traces), nor do the
- * failures just after it is back that still belong to it (AFTERSHOCK_MS).
- */
-/**
  * Whether a statement stores a request or a photo (a submit calls portal_store_request): only that proves
- * a store that refused (locked, full) takes them again. Other writes may pass meanwhile (PostgreSQL locks one table, not the database; the
- * rate-limit counters and the outbox go on) and would otherwise say "back" and "locked" in turn.
+ * a store that refused (locked, full) takes them again. Other writes may pass meanwhile (PostgreSQL locks
+ * one table, not the database; the rate-limit counters and the outbox go on) and would otherwise say
+ * "back" and "locked" in turn.
  */
 export function storesRequests(sql: string): boolean {
   return /\b(insert\s+into|update|delete\s+from)\s+"?(requests|photos)\b|\bportal_store_request\s*\(/i.test(sql);
@@ -50,6 +43,14 @@ export const REFUSAL_HOLDS_MS = 30_000;
  */
 export const AFTERSHOCK_MS = 10_000;
 
+/**
+ * Whether the database answers and stores, as the last calls found it. A
+ * change is told once: "database unreachable" (or locked, full…) when a call
+ * first fails that way, "database back after N s" when one first succeeds
+ * again; the calls in between say nothing more (an outage of a minute at 40
+ * polls a second is one line, not two thousand stack traces), nor do the
+ * failures just after it is back that still belong to it (AFTERSHOCK_MS).
+ */
 export class DatabaseState {
   private downSince: number | undefined;
   private kind: Unavailability | undefined;
