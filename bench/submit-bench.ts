@@ -287,7 +287,7 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
         const postgresUs = db ? (growth(postgresBefore, postgresCpu(db.url)) * 1e6) / load.answered : 0;
         const roundTrips = db ? growth(messagesBefore, postgresMessages(pids)) / load.answered : 0;
         const deliveries = await deliveriesSince(servers[0].dataDir, db?.url ?? '', since);
-        const durability = postgres ? 'a statement per submit, synchronous_commit=on' : 'group commit, WAL + synchronous=FULL';
+        const durability = postgres ? 'the submits of one turn in one transaction, synchronous_commit=on' : 'group commit, WAL + synchronous=FULL';
         const split = instances > 1 ? ` (${CONNECTIONS / instances} to each of ${instances} server processes)` : '';
         const detail =
           `${CONNECTIONS} connections${split}, ${load.answered} submits, ${load.failed} not 2xx/errors; p50 ${load.p50} ms, max ${load.max} ms; ` +

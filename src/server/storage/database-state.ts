@@ -17,13 +17,13 @@ const TOLD: Record<Unavailability, { level: 'warn' | 'error'; message: string }>
 };
 
 /**
- * Whether a statement stores a request or a photo (a submit calls portal_store_request): only that proves
- * a store that refused (locked, full) takes them again. Other writes may pass meanwhile (PostgreSQL locks
- * one table, not the database; the rate-limit counters and the outbox go on) and would otherwise say
- * "back" and "locked" in turn.
+ * Whether a statement stores a request or a photo (a submit calls portal_store_request, the submits of
+ * one turn portal_store_requests): only that proves a store that refused (locked, full) takes them again.
+ * Other writes may pass meanwhile (PostgreSQL locks one table, not the database; the rate-limit counters
+ * and the outbox go on) and would otherwise say "back" and "locked" in turn.
  */
 export function storesRequests(sql: string): boolean {
-  return /\b(insert\s+into|update|delete\s+from)\s+"?(requests|photos)\b|\bportal_store_request\s*\(/i.test(sql);
+  return /\b(insert\s+into|update|delete\s+from)\s+"?(requests|photos)\b|\bportal_store_requests?\s*\(/i.test(sql);
 }
 
 /**

@@ -155,6 +155,42 @@ describe('storing a request', () => {
     expect(await store({ ...taken, reference: 'ref-c' })).toEqual({ kind: 'stored', reference: 'ref-c', replay: false });
   });
 
+  it('answers each request of one batch as it would answer it alone: stored, a replay, a conflict, photos taken, mails past the limit not queued', async () => {
+    const earlier = await request('ref-0', { idempotencyKey: 'key-0' });
+    await store(earlier);
+    const twice = await request('ref-twice-1', { idempotencyKey: 'key-twice' });
+    const batch = [
+      await request('ref-1'),
+      { ...earlier, reference: 'ref-again' },
+      await request('ref-2'),
+      twice,
+      { ...twice, reference: 'ref-twice-2' },
+      { ...(await request('ref-other')), idempotencyKey: 'key-0' },
+      await request('ref-3'),
+    ];
+    expect((await writer.write(batch)).map((o) => (o.ok ? o.value : o.error.message))).toEqual([
+      { kind: 'stored', reference: 'ref-1', replay: false },
+      { kind: 'stored', reference: 'ref-0', replay: true },
+      { kind: 'stored', reference: 'ref-2', replay: false },
+      { kind: 'stored', reference: 'ref-twice-1', replay: false },
+      { kind: 'stored', reference: 'ref-twice-1', replay: true },
+      { kind: 'key-conflict' },
+      { kind: 'stored', reference: 'ref-3', replay: false },
+    ]);
+    // Five requests to one mailbox with a limit of two a day: the first two confirmations, every desk mail.
+    expect(await storage.outboxFigures()).toMatchObject({ pendingByKind: { confirmation: 2, desk: 5, webhook: 5 } });
+    // A request whose photo another has, in a batch: only it is refused, and its own photo stays free for another try.
+    const lost = await request('ref-lost');
+    lost.photos[1] = { field: 'image2', name: earlier.photos[1].name };
+    expect((await writer.write([await request('ref-4'), lost, await request('ref-5')])).map((o) => (o.ok ? o.value : o.error.message))).toEqual([
+      { kind: 'stored', reference: 'ref-4', replay: false },
+      { kind: 'photos-unavailable', fields: ['image2'] },
+      { kind: 'stored', reference: 'ref-5', replay: false },
+    ]);
+    expect((await storage.requestsAfter(0, 20)).map((r) => r.reference)).toEqual(['ref-0', 'ref-1', 'ref-2', 'ref-twice-1', 'ref-3', 'ref-4', 'ref-5']);
+    expect(await store({ ...lost, photos: [lost.photos[0], { field: 'image2', name: await photo() }] })).toEqual({ kind: 'stored', reference: 'ref-lost', replay: false });
+  });
+
   it('queues no more mails to one key in a day than the limit; the request itself is always stored', async () => {
     for (const reference of ['ref-1', 'ref-2', 'ref-3']) await store(await request(reference));
     const figures = await storage.outboxFigures();

@@ -12,6 +12,7 @@ import * as v010 from './010-mailbox-count-planned';
 import * as v011 from './011-mail-copies';
 import * as v012 from './012-mailbox-count-kept-plan';
 import * as v013 from './013-submit-as-a-function';
+import * as v014 from './014-submits-in-one-transaction';
 
 /**
  * The schema's history, one file a version (NNN-name.ts), each with SQLite's and PostgreSQL's steps side
@@ -20,7 +21,7 @@ import * as v013 from './013-submit-as-a-function';
  * missing, so a database of that time takes it as it is. Times are milliseconds since 1970 on both;
  * PostgreSQL keeps photo bytes in the row, so any instance can serve and attach them.
  */
-const VERSIONS = [v001, v002, v003, v004, v005, v006, v007, v008, v009, v010, v011, v012, v013];
+const VERSIONS = [v001, v002, v003, v004, v005, v006, v007, v008, v009, v010, v011, v012, v013, v014];
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = VERSIONS.map((version) => version.sqlite);
 export const POSTGRES_MIGRATIONS: readonly Migration[] = VERSIONS.map((version) => version.postgres);

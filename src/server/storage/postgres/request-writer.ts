@@ -2,7 +2,7 @@ import { plainError } from '../group-commit';
 import type { Outcome, RequestWriter, WritePolicy } from '../port';
 import { recordDeliveries } from '../queries/outbox';
 import type { Db } from '../queries/requests';
-import type { DeliveryUpdate, NewRequest, SubmitOutcome, WriteOutcome } from '../records';
+import type { DeliveryUpdate, NewRequest, WriteOutcome } from '../records';
 import { DAY_MS, firstAttempt, limitKeys, payloadHash, placesUnderLimit, replayOf, unavailablePhotos } from '../store-rules';
 import { isStoreUnavailable, unavailability } from '../store-unavailable';
 import type { PostgresSql } from './postgres-sql';
@@ -26,16 +26,37 @@ function referenceTaken(error: unknown): boolean {
 /** The function's error when a photo the request names is gone or another request's (migration 13). */
 const PHOTO_TAKEN = 'RP409';
 
-/** A stored request's outcome, and the mailboxes it left full (or found full) until when. */
-interface Stored {
-  outcome: SubmitOutcome;
-  filled: { key: string; until: number }[];
+/** What portal_store_request answers of a request: its id (none when its key was stored before), and its mailboxes' mails of the day. */
+interface Answer {
+  stored_id: number | null;
+  sent_counts: Record<string, [n: number, oldest: number]> | null;
+}
+
+/** A request as the database is asked to store it. */
+interface Call {
+  /** Its mailboxes with room: each counted, in its turn. */
+  counted: string[];
+  /** Its deliveries but those to a mailbox known to be full. */
+  deliveries: NewRequest['deliveries'];
+  /** Those deliveries as the function takes them, each with its place under its mailbox's limit. */
+  queued: Record<string, unknown>[];
+}
+
+/** The most requests stored in one call: a batch holds its mailboxes' turns, and its rows' locks, until its commit. */
+const MOST_IN_ONE_CALL = 32;
+
+/** A write's outcome as the store hands it back: its value, or its error as data. */
+function outcomeOf(write: Promise<WriteOutcome>): Promise<Outcome<WriteOutcome>> {
+  return write.then(
+    (value): Outcome<WriteOutcome> => ({ ok: true, value }),
+    (error: unknown): Outcome<WriteOutcome> => ({ ok: false, error: plainError(error) }),
+  );
 }
 
 /**
- * PostgreSQL's request writer: each request one call of portal_store_request
- * on the pool (one round trip, its own transaction), by the rules of store-rules.ts, so several
- * instances store side by side. The database settles the races between them:
+ * PostgreSQL's request writer: the requests of one turn one call of portal_store_requests on the pool
+ * (one round trip, one transaction), a request alone one call of portal_store_request, by the rules of
+ * store-rules.ts, so several instances store side by side. The database settles the races between them:
  * the unique Idempotency-Key makes a second insert of the same key wait for the
  * first and then do nothing (the earlier request is then read, committed), and
  * a request's photos are claimed only where still unclaimed, the second of two
@@ -52,14 +73,9 @@ export class PostgresRequestWriter implements RequestWriter {
   ) {}
 
   write(items: NewRequest[]): Promise<Outcome<WriteOutcome>[]> {
-    return Promise.all(
-      items.map((item) =>
-        this.store(item).then(
-          (value): Outcome<WriteOutcome> => ({ ok: true, value }),
-          (error: unknown): Outcome<WriteOutcome> => ({ ok: false, error: plainError(error) }),
-        ),
-      ),
-    );
+    if (items.length === 1) return Promise.all(items.map((item) => outcomeOf(this.store(item))));
+    const batches = Array.from({ length: Math.ceil(items.length / MOST_IN_ONE_CALL) }, (_, b) => items.slice(b * MOST_IN_ONE_CALL, (b + 1) * MOST_IN_ONE_CALL));
+    return Promise.all(batches.map((batch) => this.storeTogether(batch))).then((outcomes) => outcomes.flat());
   }
 
   recordDeliveries(updates: readonly DeliveryUpdate[], now: number): Promise<void> {
@@ -79,22 +95,94 @@ export class PostgresRequestWriter implements RequestWriter {
 
   private async store(s: NewRequest): Promise<WriteOutcome> {
     const now = Date.now();
-    const full = new Set(limitKeys(s.deliveries).filter((key) => (this.fullUntil.get(key) ?? 0) > now));
-    const counted = limitKeys(s.deliveries).filter((key) => !full.has(key));
-    let stored: Stored | undefined;
+    const call = this.callOf(s, now);
+    let answer: Answer;
     try {
-      stored = await this.waitingOutRewrite(() => this.insert(s, now, counted, full));
+      answer = await this.waitingOutRewrite(async () => {
+        const [row] = await this.sql.allWaiting<Answer>(
+          'SELECT stored_id, sent_counts FROM portal_store_request(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          [
+            s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision,
+            s.photos.map((p) => p.name), call.counted, now - DAY_MS, JSON.stringify(call.queued), this.policy.mailsPerRecipientPerDay, MAIL_LIMIT_LOCKS,
+          ],
+        );
+        return row;
+      });
     } catch (error) {
       // Nothing was stored: the caller tries again under a new reference.
       if (referenceTaken(error)) return { kind: 'reference-taken' };
       if ((error as { code?: unknown }).code === PHOTO_TAKEN) return this.photosUnavailable(s);
       throw error;
     }
-    if (stored) {
-      for (const { key, until } of stored.filled) this.remember(key, until, now);
-      return stored.outcome;
+    return this.answered(s, call, answer, now);
+  }
+
+  /**
+   * The requests of one turn in one call of portal_store_requests (migration 14): one transaction, one commit
+   * and one round trip for all, each stored by the same rules as alone. When the call fails, nothing of it is
+   * stored: a store that is unavailable refuses each request as it would refuse one; any other failure (one
+   * request's photo taken, a reference drawn twice, a lock held by an erasure's rewrite) is one request's, and
+   * each is stored alone, so that its refusal is its own.
+   */
+  private async storeTogether(items: NewRequest[]): Promise<Outcome<WriteOutcome>[]> {
+    const now = Date.now();
+    const calls = items.map((s) => this.callOf(s, now));
+    let answers: Answer[];
+    try {
+      answers = await this.sql.allWaiting<Answer>('SELECT stored_id, sent_counts FROM portal_store_requests(?, ?, ?, ?, ?)', [
+        JSON.stringify(
+          items.map((s, i) => ({
+            reference: s.reference, brand: s.brand, variant: s.variant, locale: s.locale, payload: s.payload, idempotency_key: s.idempotencyKey ?? null,
+            payload_hash: payloadHash(s), form_revision: s.formRevision, names: s.photos.map((p) => p.name), counted: calls[i].counted, deliveries: calls[i].queued,
+          })),
+        ),
+        now, now - DAY_MS, this.policy.mailsPerRecipientPerDay, MAIL_LIMIT_LOCKS,
+      ]);
+    } catch (error) {
+      if (isStoreUnavailable(error) && unavailability(error) !== 'busy') return items.map(() => ({ ok: false, error: plainError(error) }));
+      const alone: Outcome<WriteOutcome>[] = [];
+      // One after the other, in their order, as the batch would have stored them.
+      for (const item of items) alone.push(await outcomeOf(this.store(item)));
+      return alone;
     }
-    // Its key was stored before: that request's answer, unless it has been erased since.
+    return Promise.all(answers.map((answer, i) => outcomeOf(this.answered(items[i], calls[i], answer, now))));
+  }
+
+  /**
+   * A request's mailboxes to count and deliveries to queue: mail to a mailbox known to be full is dropped here;
+   * the others' are counted and queued in the database. Requests to one mailbox with room take turns from the
+   * count to their commit (in one order): two counted at once would both find room for one more mail. A mailbox
+   * known to be full takes no turn: its count only falls when its mails age (its time is kept) or are erased, so
+   * no mail past the limit is ever queued. A delivery past the limit is not queued (store-rules.ts:
+   * withinMailLimit, the same rule on the same places).
+   */
+  private callOf(s: NewRequest, now: number): Call {
+    const full = new Set(limitKeys(s.deliveries).filter((key) => (this.fullUntil.get(key) ?? 0) > now));
+    const counted = limitKeys(s.deliveries).filter((key) => !full.has(key));
+    const deliveries = s.deliveries.filter((d) => d.limitKey === undefined || !full.has(d.limitKey));
+    const places = placesUnderLimit(deliveries);
+    const queued = deliveries.map((d, i) => ({
+      rank: places[i], kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text,
+      next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language,
+    }));
+    return { counted, deliveries, queued };
+  }
+
+  /**
+   * A request's outcome from the database's answer: stored, with the mailboxes it filled (or found full) kept
+   * full until their oldest counted mail is a day old; or, when its key was stored before, that request's
+   * answer, unless it has been erased since.
+   */
+  private async answered(s: NewRequest, call: Call, { stored_id: id, sent_counts: sent }: Answer, now: number): Promise<WriteOutcome> {
+    if (id !== null) {
+      const limit = this.policy.mailsPerRecipientPerDay;
+      for (const key of call.counted) {
+        const [n, oldest] = sent?.[key] ?? [0, now];
+        const wanted = call.deliveries.filter((d) => d.limitKey === key).length;
+        if (n + wanted >= limit) this.remember(key, oldest + DAY_MS, now);
+      }
+      return { kind: 'stored', reference: s.reference, replay: false };
+    }
     const [earlier] = await this.sql.all<{ reference: string; payload_hash: string }>(
       'SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?',
       [s.idempotencyKey ?? null],
@@ -137,37 +225,4 @@ export class PostgresRequestWriter implements RequestWriter {
     return rows[0]?.held === true;
   }
 
-  /**
-   * The request, its photos claimed and its deliveries queued, in one statement (migration 13's function);
-   * undefined when its key was stored before. A photo not unclaimed fails it with PHOTO_TAKEN, nothing stored.
-   */
-  private async insert(s: NewRequest, now: number, counted: readonly string[], full: ReadonlySet<string>): Promise<Stored | undefined> {
-    const limit = this.policy.mailsPerRecipientPerDay;
-    // Mail to a mailbox known to be full is dropped here; the others' are counted and queued by the function.
-    const deliveries = s.deliveries.filter((d) => d.limitKey === undefined || !full.has(d.limitKey));
-    // Requests to one mailbox with room take turns from the count to their commit (in one order): two counted at
-    // once would both find room for one more mail. A mailbox known to be full takes no turn: its count only falls
-    // when its mails age (its time is kept) or are erased, so no mail past the limit is ever queued. A delivery
-    // past the limit is not queued (store-rules.ts: withinMailLimit, the same rule on the same places).
-    const places = placesUnderLimit(deliveries);
-    const queued = deliveries.map((d, i) => ({
-      rank: places[i], kind: d.kind, channel: d.channel, recipient: d.to, limit_key: d.limitKey ?? null, subject: d.subject, body: d.text,
-      next_attempt_at: firstAttempt(d, now), message_id: d.messageId, language: d.language,
-    }));
-    const [{ stored_id: id, sent_counts: sent }] = await this.sql.allWaiting<{ stored_id: number | null; sent_counts: Record<string, [n: number, oldest: number]> | null }>(
-      'SELECT stored_id, sent_counts FROM portal_store_request(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [
-        s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision,
-        s.photos.map((p) => p.name), counted, now - DAY_MS, JSON.stringify(queued), limit, MAIL_LIMIT_LOCKS,
-      ],
-    );
-    if (id === null) return undefined;
-    // Mailboxes this request filled (or found full) are full until their oldest counted mail is a day old.
-    const filled = counted.flatMap((key) => {
-      const [n, oldest] = sent?.[key] ?? [0, now];
-      const wanted = deliveries.filter((d) => d.limitKey === key).length;
-      return n + wanted >= limit ? [{ key, until: oldest + DAY_MS }] : [];
-    });
-    return { outcome: { kind: 'stored', reference: s.reference, replay: false }, filled };
-  }
 }

@@ -92,6 +92,36 @@ describe.runIf(BACKEND === 'postgres')('the mail limit of one mailbox on Postgre
     const queued = await storage.mailsByLimitKey('vloed@example.com');
     expect(queued).toHaveLength(2);
   });
+
+  it('stores the requests of one turn in one round trip and one transaction, and batches naming the same mailboxes in other orders wait their turns without a deadlock', async () => {
+    const batch = await Promise.all(Array.from({ length: 12 }, (_, i) => request(`beurt${i % 3}@example.com`)));
+    const before = messagesToPostgres();
+    const outcomes = await writer.write(batch);
+    expect(outcomes.every((o) => o.ok && o.value.kind === 'stored' && !o.value.replay)).toBe(true);
+    expect(messagesToPostgres() - before).toBeLessThanOrEqual(2);
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      // One transaction wrote them all: the same xmin on every row.
+      const { rows } = await admin.query('SELECT count(DISTINCT xmin::text) AS n FROM requests WHERE reference = ANY ($1)', [batch.map((b) => b.reference)]);
+      expect(Number(rows[0].n)).toBe(1);
+      for (let i = 0; i < 3; i++) expect(await storage.mailsByLimitKey(`beurt${i}@example.com`)).toHaveLength(2);
+
+      // Batches at once on four connections, each naming the mailboxes in another order: had a batch taken each
+      // request's turn as it came to it, two of them would each hold a mailbox the other waits for.
+      const { rows: [{ deadlocks: deadlocksBefore }] } = await admin.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()');
+      const orders = [['a', 'b', 'c'], ['c', 'b', 'a'], ['b', 'c', 'a'], ['a', 'c', 'b'], ['c', 'a', 'b'], ['b', 'a', 'c']];
+      const crossing = await Promise.all(orders.flatMap((order) => [order, order]).map((order) => Promise.all(order.map((m) => request(`kruis-${m}@example.com`)))));
+      const results = (await Promise.all(crossing.map((items) => writer.write(items)))).flat();
+      expect(results.filter((o) => !(o.ok && o.value.kind === 'stored'))).toEqual([]);
+      for (const m of ['a', 'b', 'c']) expect(await storage.mailsByLimitKey(`kruis-${m}@example.com`)).toHaveLength(2);
+      await admin.query('SELECT pg_stat_force_next_flush()');
+      const { rows: [{ deadlocks }] } = await admin.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()');
+      expect(Number(deadlocks) - Number(deadlocksBefore)).toBe(0);
+    } finally {
+      await admin.end();
+    }
+  });
 });
 
 /** Messages this process has sent to PostgreSQL on all its connections, one a round trip. */
