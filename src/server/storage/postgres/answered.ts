@@ -17,7 +17,8 @@ export async function answered<T>(state: DatabaseState, call: () => Promise<T>, 
   } catch (error) {
     const kind = pgUnavailability(error);
     if (kind === undefined) throw error;
-    const unavailable = storeUnavailable(`database: ${(error as Error).message}`, kind);
+    // The database's own error stays its cause: a caller may tell a deadlock from a lock not granted in time.
+    const unavailable = Object.assign(storeUnavailable(`database: ${(error as Error).message}`, kind), { cause: error });
     if (told(kind)) state.unreachable(unavailable);
     throw unavailable;
   }

@@ -23,6 +23,16 @@ function referenceTaken(error: unknown): boolean {
   return code === '23505' && constraint === 'requests_reference_key';
 }
 
+/**
+ * Whether the database chose this call as a deadlock's victim: its transaction was rolled back, nothing of it
+ * stored. A batch holds the rows of all its requests until its commit, so a request alone that waits for one
+ * of them while holding a row the batch waits for (a photo, an Idempotency-Key two customers' clients share)
+ * closes a ring, and PostgreSQL breaks it by failing one of the two.
+ */
+function deadlocked(error: unknown): boolean {
+  return (error as { cause?: { code?: unknown } }).cause?.code === '40P01';
+}
+
 /** The function's error when a photo the request names is gone or another request's (migration 13). */
 const PHOTO_TAKEN = 'RP409';
 
@@ -199,8 +209,8 @@ export class PostgresRequestWriter implements RequestWriter {
   /**
    * Runs a submit's statement; one that met a table lock while an erasure rewrites the tables (REWRITE_LOCK
    * held: its VACUUM FULL holds them for seconds) is sent again until the rewrite is over, as the README
-   * promises; nothing was stored by the one that failed. Another holder's lock is refused as before (503),
-   * and told.
+   * promises, and so is a deadlock's victim; nothing was stored by the one that failed. Another holder's lock
+   * is refused as before (503), and told.
    */
   private async waitingOutRewrite<T>(statement: () => Promise<T>): Promise<T> {
     const until = Date.now() + REWRITE_WAIT_MS;
@@ -209,7 +219,7 @@ export class PostgresRequestWriter implements RequestWriter {
         return await statement();
       } catch (error) {
         const busy = isStoreUnavailable(error) && unavailability(error) === 'busy';
-        if (busy && Date.now() < until && (await this.rewriting())) continue;
+        if (busy && Date.now() < until && (deadlocked(error) || (await this.rewriting()))) continue;
         if (busy) this.sql.tell(error as Error);
         throw error;
       }
