@@ -11,9 +11,9 @@ export const postgres: Migration = {
     // apiece. Here they are one call and one transaction, each request stored by version 13's function as it
     // was. Every mailbox of the batch takes its turn first, in the one order every submit takes them: a batch
     // that took them request by request could wait for another batch that waits for it. A request whose key
-    // was stored before (by an earlier batch, or earlier in this one) gives no id, as before. The rows answer the requests in their order. Any error rolls
-    // the whole batch back (a photo that is not unclaimed raises RP409): the caller then stores its requests
-    // one by one, so one request's refusal is its own.
+    // was stored before (by an earlier batch, or earlier in this one) gives no id, as before. The rows answer
+    // the requests in their order. Any error rolls the whole batch back (a photo that is not unclaimed raises
+    // RP409): the caller then stores its requests one by one, so one request's refusal is its own.
     `CREATE FUNCTION portal_store_requests(p_requests json, p_now bigint, p_since bigint, p_limit bigint, p_seed bigint)
 RETURNS TABLE (stored_id bigint, sent_counts jsonb)
 LANGUAGE plpgsql VOLATILE AS $$
