@@ -16,9 +16,10 @@
  * customer each (distinct mailboxes: the figure with the budget) and one
  * mailbox for all (every submit to the same address, as a flood would); each at
  * 10,000 stored requests and again after 100,000 (seeded straight in storage,
- * delivered a day or more ago, then vacuumed as autovacuum keeps a database
- * filled over months), so that a cost growing with the data shows as the
- * ratio of the two rates.
+ * delivered a day or more ago, then vacuumed and checkpointed as a database
+ * filled over months would be, then a warm-up load), so that a cost growing
+ * with the data shows as the ratio of the two rates. PostgreSQL's lines print
+ * the WAL, full-page images and buffers each submit cost.
  * Deliveries are held back during these loads (MAIL_POLL_INTERVAL_MS of an
  * hour): without SMTP_URL the server mails as .eml files, two fsyncs each, a
  * development transport that took about half the server's CPU per submit on
@@ -121,6 +122,10 @@ async function seedRequests(dataDir: string, databaseUrl: string, from: number, 
     await client.connect();
     try {
       await client.query('VACUUM (ANALYZE)');
+      // Months of checkpoints would long have written those pages out too. Left dirty in shared buffers, the
+      // next load's backends wrote them out themselves as they evicted them (over twice the buffers each
+      // submit wrote otherwise), and that load paid for the import.
+      await client.query('CHECKPOINT');
     } finally {
       await client.end();
     }
@@ -228,6 +233,25 @@ function growth<K>(before: Map<K, number>, after: Map<K, number>): number {
   return sum;
 }
 
+/**
+ * What the cluster has written so far: WAL bytes and full-page images, and buffers written out by the
+ * backends themselves (evicting a dirty page to read another) and read in. Cluster-wide: nothing else
+ * writes to it during a bench.
+ */
+async function writesSoFar(databaseUrl: string): Promise<{ walBytes: number; fullPages: number; backendWrites: number; reads: number }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<Record<string, string>>(
+      'SELECT w.wal_bytes, w.wal_fpi, b.buffers_backend, b.buffers_alloc FROM pg_stat_wal w, pg_stat_bgwriter b',
+    );
+    const [row] = rows;
+    return { walBytes: Number(row.wal_bytes), fullPages: Number(row.wal_fpi), backendWrites: Number(row.buffers_backend), reads: Number(row.buffers_alloc) };
+  } finally {
+    await client.end();
+  }
+}
+
 /** Deliveries queued since `since` (the measured load's start), and deliveries sent since then (the oldest go first). */
 async function deliveriesSince(dataDir: string, databaseUrl: string, since: number): Promise<{ queued: number; sent: number }> {
   const storage = await openStorage({ dataDir, databaseUrl, databasePoolSize: 1 }, { readonly: true });
@@ -260,23 +284,24 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
     const mailboxes: Mailboxes[] = ['distinct', 'one'];
     // Seeded up front: a bench write transaction during the load would stall the server's writes.
     const smallPhoto = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c0392b' } }).jpeg().toBuffer();
-    const photos = await seedPhotos(servers[0].dataDir, 2 * (WARMUP_SUBMITS + STORED.length * mailboxes.length * MEASURED_SUBMITS), smallPhoto, db?.url);
+    const photos = await seedPhotos(servers[0].dataDir, 2 * STORED.length * (WARMUP_SUBMITS + mailboxes.length * MEASURED_SUBMITS), smallPhoto, db?.url);
     let used = 0;
     const take = (submits: number) => photos.slice(2 * used, 2 * (used += submits));
     let stored = 0;
     for (const target of STORED) {
       await seedRequests(servers[0].dataDir, db?.url ?? '', stored, target);
       stored = target;
-      if (runs.length === 0) {
-        await submitLoad(servers, WARMUP_SUBMITS, take(WARMUP_SUBMITS));
-        stored += WARMUP_SUBMITS;
-      }
+      // After each seeding, as a server that has long held that many: the seeded rows came in through another
+      // connection, so the server's caches (and PostgreSQL's buffers) hold none of what a submit reads.
+      await submitLoad(servers, WARMUP_SUBMITS, take(WARMUP_SUBMITS));
+      stored += WARMUP_SUBMITS;
       for (const mailbox of mailboxes) {
         const busyBefore = loadavg()[0];
         // CPU per submit tells whether the server or the load generator limits the rate on 2 shared cores.
         const serverCpu = () => servers.reduce((sum, s) => sum + cpuSeconds(s.child.pid!), 0);
         const pids = servers.map((server) => server.child.pid!);
         const [postgresBefore, messagesBefore] = db ? [postgresCpu(db.url), postgresMessages(pids)] : [new Map(), new Map()];
+        const clusterBefore = db && (await writesSoFar(db.url));
         const serverWrites = () => servers.reduce((sum, s) => sum + bytesWritten(s.child.pid!), 0);
         const [serverBefore, writesBefore, benchBefore, since] = [serverCpu(), serverWrites(), process.cpuUsage(), Date.now()];
         const load = await submitLoad(servers, MEASURED_SUBMITS, take(MEASURED_SUBMITS), mailbox);
@@ -286,6 +311,12 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
         const benchUs = (user + system) / load.answered;
         const postgresUs = db ? (growth(postgresBefore, postgresCpu(db.url)) * 1e6) / load.answered : 0;
         const roundTrips = db ? growth(messagesBefore, postgresMessages(pids)) / load.answered : 0;
+        const clusterAfter = db && (await writesSoFar(db.url));
+        const perSubmit = (key: 'walBytes' | 'fullPages' | 'backendWrites' | 'reads') =>
+          clusterBefore && clusterAfter ? (clusterAfter[key] - clusterBefore[key]) / load.answered : 0;
+        const pages =
+          `; per submit: WAL ${(perSubmit('walBytes') / 1000).toFixed(1)} kB with ${perSubmit('fullPages').toFixed(2)} full-page images, ` +
+          `${perSubmit('reads').toFixed(2)} buffers read in, ${perSubmit('backendWrites').toFixed(2)} written out by the backends`;
         const deliveries = await deliveriesSince(servers[0].dataDir, db?.url ?? '', since);
         const durability = postgres ? 'the submits of one turn in one transaction, synchronous_commit=on' : 'group commit, WAL + synchronous=FULL';
         const split = instances > 1 ? ` (${CONNECTIONS / instances} to each of ${instances} server processes)` : '';
@@ -296,7 +327,7 @@ async function measureBackend({ instances, postgres, deliverDuringLoad }: Backen
             ? `mails delivered as .eml files during the load: ${deliveries.sent} sent (the oldest first, the warm-up's too), ${deliveries.queued} queued; `
             : `deliveries held back (MAIL_POLL_INTERVAL_MS ${HOUR_MS} ms): ${deliveries.sent} sent during the load, ${deliveries.queued} queued; `) +
           `CPU per submit: server${instances > 1 ? 's' : ''} ${Math.round(serverUs)} µs` +
-          `${postgres ? ` + PostgreSQL's backends ${Math.round(postgresUs)} µs = ${Math.round(serverUs + postgresUs)} µs; messages (round trips) to PostgreSQL per submit ${roundTrips.toFixed(1)}` : ''}` +
+          `${postgres ? ` + PostgreSQL's backends ${Math.round(postgresUs)} µs = ${Math.round(serverUs + postgresUs)} µs; messages (round trips) to PostgreSQL per submit ${roundTrips.toFixed(1)}${pages}` : ''}` +
           `; load generator ${Math.round(benchUs)} µs;${postgres ? '' : ` written to disk per submit (the WAL, checkpoints, files) ${writtenKb.toFixed(1)} kB;`} 1-min load average before the run ${busyBefore.toFixed(1)} (2 cores shared with the load generator${postgres ? ' and PostgreSQL' : ''})`;
         runs.push({ mailboxes: mailbox, stored, load, cpuUs: serverUs + postgresUs, detail });
         stored += load.answered;

@@ -19,16 +19,16 @@ export type FromWriter =
   | { seq: number; recorded: true }
   | { seq: number; failed: ErrorData };
 
-/**
- * SQLite: stores each request with its photos claimed and its deliveries
- * queued, by the rules of store-rules.ts; a batch shares one transaction.
- */
 /** SQLite's answer to an insert whose reference another request has (SQLITE_CONSTRAINT_UNIQUE on requests.reference). */
 function referenceTaken(error: unknown): boolean {
   const { errcode, message } = error as { errcode?: unknown; message?: unknown };
   return errcode === 2067 && String(message).includes('requests.reference');
 }
 
+/**
+ * SQLite: stores each request with its photos claimed and its deliveries
+ * queued, by the rules of store-rules.ts; a batch shares one transaction.
+ */
 export function requestWriter(db: DatabaseSync, { mailsPerRecipientPerDay }: WritePolicy): (items: NewRequest[]) => Outcome<WriteOutcome>[] {
   const byKey = db.prepare('SELECT reference, payload_hash FROM requests WHERE idempotency_key = ?');
   const insertRequest = db.prepare(
