@@ -4,42 +4,25 @@
  * photo the batch claimed. PostgreSQL breaks the ring by failing one of the two; nothing of that one was
  * stored, and it is sent again instead of being refused.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStorage } from '../../../../src/server/storage/open-storage';
-import type { RequestWriter, Storage } from '../../../../src/server/storage/port';
+import type { RequestWriter } from '../../../../src/server/storage/port';
 import type { NewRequest } from '../../../../src/server/storage/records';
-import { BACKEND, freshPostgres, type FreshDatabase } from '../../../support/backend';
+import { BACKEND, type FreshDatabase } from '../../../support/backend';
+import { writerOnPostgres, type WriterOnPostgres } from '../../../support/postgres-writer';
 
 describe.runIf(BACKEND === 'postgres')('a deadlock between a batch and a request alone on PostgreSQL', { timeout: 60_000 }, () => {
-  let dir: string;
+  let setup: WriterOnPostgres;
   let db: FreshDatabase;
-  let storage: Storage;
   let writer: RequestWriter;
   let n = 0;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'deadlock-victim-'));
-    db = await freshPostgres();
-    storage = await openStorage({ dataDir: dir, databaseUrl: db.url, databasePoolSize: 4, deliveryLeaseMs: 60_000 });
-    writer = await storage.openWriter({ mailsPerRecipientPerDay: 5 });
+    setup = await writerOnPostgres(5);
+    ({ db, writer } = setup);
   });
 
-  afterAll(async () => {
-    await writer?.close();
-    await storage?.close();
-    await db?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function photo(): Promise<string> {
-    const temp = storage.photos.tempPath();
-    writeFileSync(temp, 'jpeg-bytes');
-    return (await storage.photos.add(temp, 'jpg', '192.0.2.1')).name;
-  }
+  afterAll(() => setup?.close());
 
   function request(image1: string, idempotencyKey?: string): NewRequest {
     const mailbox = `klant${++n}@example.com`;
@@ -57,7 +40,7 @@ describe.runIf(BACKEND === 'postgres')('a deadlock between a batch and a request
   }
 
   it('answers the request alone that PostgreSQL failed to break the ring, as it would have answered it without the ring', async () => {
-    const [contested, own] = [await photo(), await photo()];
+    const [contested, own] = [await setup.photo(), await setup.photo()];
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
     try {

@@ -3,39 +3,27 @@
  * erased locks their mails in another order than the erase does. PostgreSQL breaks the cycle by failing one
  * of the two; erase must not be the one that gives up (stop 36's CI run: "database: deadlock detected").
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStorage } from '../../../../src/server/storage/open-storage';
 import type { RequestWriter, Storage } from '../../../../src/server/storage/port';
-import { BACKEND, freshPostgres, type FreshDatabase } from '../../../support/backend';
+import { BACKEND, type FreshDatabase } from '../../../support/backend';
+import { writerOnPostgres, type WriterOnPostgres } from '../../../support/postgres-writer';
 
 describe.runIf(BACKEND === 'postgres')('erase while a delivery is recorded, on PostgreSQL', { timeout: 60_000 }, () => {
-  let dir: string;
+  let setup: WriterOnPostgres;
   let db: FreshDatabase;
   let storage: Storage;
   let writer: RequestWriter;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'erase-deadlock-'));
-    db = await freshPostgres();
-    storage = await openStorage({ dataDir: dir, databaseUrl: db.url, databasePoolSize: 4, deliveryLeaseMs: 60_000 });
-    writer = await storage.openWriter({ mailsPerRecipientPerDay: 5 });
+    setup = await writerOnPostgres(5);
+    ({ db, storage, writer } = setup);
   });
 
-  afterAll(async () => {
-    await writer?.close();
-    await storage?.close();
-    await db?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => setup?.close());
 
   it('erases the request and both its mails once the other transaction is through, though PostgreSQL failed the erase once', async () => {
-    const temp = storage.photos.tempPath();
-    writeFileSync(temp, 'jpeg-bytes');
-    const { name } = await storage.photos.add(temp, 'jpg', '192.0.2.1');
+    const name = await setup.photo();
     const mail = (kind: string, to: string) => ({ kind, channel: 'mail' as const, to, subject: 's', text: 't', language: 'nl', messageId: crypto.randomUUID() });
     const [outcome] = await writer.write([
       {

@@ -3,44 +3,32 @@
  * at once would both find room), but a mailbox that is full keeps no request waiting, however many
  * are sent to it at once (a flood aimed at one address).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStorage } from '../../../../src/server/storage/open-storage';
 import type { RequestWriter, Storage } from '../../../../src/server/storage/port';
 import type { NewRequest } from '../../../../src/server/storage/records';
-import { BACKEND, freshPostgres, type FreshDatabase } from '../../../support/backend';
+import { BACKEND, type FreshDatabase } from '../../../support/backend';
+import { writerOnPostgres, type WriterOnPostgres } from '../../../support/postgres-writer';
 import { postgresMessages } from '../../../support/postgres-messages';
 
 const MAILBOX = 'klant@example.com';
 
 describe.runIf(BACKEND === 'postgres')('the mail limit of one mailbox on PostgreSQL', { timeout: 60_000 }, () => {
-  let dir: string;
+  let setup: WriterOnPostgres;
   let db: FreshDatabase;
   let storage: Storage;
   let writer: RequestWriter;
   let n = 0;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mail-limit-turns-'));
-    db = await freshPostgres();
-    storage = await openStorage({ dataDir: dir, databaseUrl: db.url, databasePoolSize: 4, deliveryLeaseMs: 60_000 });
-    writer = await storage.openWriter({ mailsPerRecipientPerDay: 2 });
+    setup = await writerOnPostgres(2);
+    ({ db, storage, writer } = setup);
   });
 
-  afterAll(async () => {
-    await writer?.close();
-    await storage?.close();
-    await db?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => setup?.close());
 
   async function request(mailbox = MAILBOX): Promise<NewRequest> {
-    const temp = storage.photos.tempPath();
-    writeFileSync(temp, 'jpeg-bytes');
-    const { name } = await storage.photos.add(temp, 'jpg', '192.0.2.1');
+    const name = await setup.photo();
     const reference = `ref-${++n}`;
     return {
       brand: 'ilve',
