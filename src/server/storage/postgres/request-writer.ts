@@ -36,7 +36,7 @@ function deadlocked(error: unknown): boolean {
 /** The function's error when a photo the request names is gone or another request's (migration 13). */
 const PHOTO_TAKEN = 'RP409';
 
-/** What portal_store_request answers of a request: its id (none when its key was stored before), and its mailboxes' mails of the day. */
+/** What portal_store_requests answers of each request: its id (none when its key was stored before), and its mailboxes' mails of the day. */
 interface Answer {
   stored_id: number | null;
   sent_counts: Record<string, [n: number, oldest: number]> | null;
@@ -65,13 +65,12 @@ function outcomeOf(write: Promise<WriteOutcome>): Promise<Outcome<WriteOutcome>>
 
 /**
  * PostgreSQL's request writer: the requests of one turn one call of portal_store_requests on the pool
- * (one round trip, one transaction), a request alone one call of portal_store_request, by the rules of
- * store-rules.ts, so several instances store side by side. The database settles the races between them:
- * the unique Idempotency-Key makes a second insert of the same key wait for the
- * first and then do nothing (the earlier request is then read, committed), and
- * a request's photos are claimed only where still unclaimed, the second of two
- * requests naming one waiting for the first's commit: when one was not, the
- * statement fails and nothing of the request is stored.
+ * (one round trip, one transaction; a request alone is a call of one), by the rules of store-rules.ts, so
+ * several instances store side by side. The database settles the races between them: the unique
+ * Idempotency-Key makes a second insert of the same key wait for the first and then do nothing (the
+ * earlier request is then read, committed), and a request's photos are claimed only where still unclaimed,
+ * the second of two requests naming one waiting for the first's commit: when one was not, the statement
+ * fails and nothing of the request is stored.
  */
 export class PostgresRequestWriter implements RequestWriter {
   readonly alive = true;
@@ -103,21 +102,13 @@ export class PostgresRequestWriter implements RequestWriter {
     if (this.fullUntil.size > 10_000) for (const [k, t] of this.fullUntil) if (t <= now) this.fullUntil.delete(k);
   }
 
+  /** A request alone: a call of its own, sent again while an erasure rewrites the tables or when a deadlock failed it. */
   private async store(s: NewRequest): Promise<WriteOutcome> {
     const now = Date.now();
     const call = this.callOf(s, now);
     let answer: Answer;
     try {
-      answer = await this.waitingOutRewrite(async () => {
-        const [row] = await this.sql.allWaiting<Answer>(
-          'SELECT stored_id, sent_counts FROM portal_store_request(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [
-            s.reference, s.brand, s.variant, s.locale, s.payload, s.idempotencyKey ?? null, payloadHash(s), now, s.formRevision,
-            s.photos.map((p) => p.name), call.counted, now - DAY_MS, JSON.stringify(call.queued), this.policy.mailsPerRecipientPerDay, MAIL_LIMIT_LOCKS,
-          ],
-        );
-        return row;
-      });
+      [answer] = await this.waitingOutRewrite(() => this.storeCall([s], [call], now));
     } catch (error) {
       // Nothing was stored: the caller tries again under a new reference.
       if (referenceTaken(error)) return { kind: 'reference-taken' };
@@ -128,26 +119,18 @@ export class PostgresRequestWriter implements RequestWriter {
   }
 
   /**
-   * The requests of one turn in one call of portal_store_requests (migration 14): one transaction, one commit
-   * and one round trip for all, each stored by the same rules as alone. When the call fails, nothing of it is
-   * stored: a store that is unavailable refuses each request as it would refuse one; any other failure (one
-   * request's photo taken, a reference drawn twice, a lock held by an erasure's rewrite) is one request's, and
-   * each is stored alone, so that its refusal is its own.
+   * The requests of one turn in one call: one transaction, one commit and one round trip for all, each stored
+   * by the same rules as alone. When the call fails, nothing of it is stored: a store that is unavailable
+   * refuses each request as it would refuse one; any other failure (one request's photo taken, a reference
+   * drawn twice, a lock held by an erasure's rewrite) is one request's, and each is stored alone, so that its
+   * refusal is its own.
    */
   private async storeTogether(items: NewRequest[]): Promise<Outcome<WriteOutcome>[]> {
     const now = Date.now();
     const calls = items.map((s) => this.callOf(s, now));
     let answers: Answer[];
     try {
-      answers = await this.sql.allWaiting<Answer>('SELECT stored_id, sent_counts FROM portal_store_requests(?, ?, ?, ?, ?)', [
-        JSON.stringify(
-          items.map((s, i) => ({
-            reference: s.reference, brand: s.brand, variant: s.variant, locale: s.locale, payload: s.payload, idempotency_key: s.idempotencyKey ?? null,
-            payload_hash: payloadHash(s), form_revision: s.formRevision, names: s.photos.map((p) => p.name), counted: calls[i].counted, deliveries: calls[i].queued,
-          })),
-        ),
-        now, now - DAY_MS, this.policy.mailsPerRecipientPerDay, MAIL_LIMIT_LOCKS,
-      ]);
+      answers = await this.storeCall(items, calls, now);
     } catch (error) {
       if (isStoreUnavailable(error) && unavailability(error) !== 'busy') return items.map(() => ({ ok: false, error: plainError(error) }));
       const alone: Outcome<WriteOutcome>[] = [];
@@ -156,6 +139,19 @@ export class PostgresRequestWriter implements RequestWriter {
       return alone;
     }
     return Promise.all(answers.map((answer, i) => outcomeOf(this.answered(items[i], calls[i], answer, now))));
+  }
+
+  /** One call of portal_store_requests (migration 14): a row for each request, in their order. */
+  private storeCall(items: NewRequest[], calls: Call[], now: number): Promise<Answer[]> {
+    return this.sql.allWaiting<Answer>('SELECT stored_id, sent_counts FROM portal_store_requests(?, ?, ?, ?, ?)', [
+      JSON.stringify(
+        items.map((s, i) => ({
+          reference: s.reference, brand: s.brand, variant: s.variant, locale: s.locale, payload: s.payload, idempotency_key: s.idempotencyKey ?? null,
+          payload_hash: payloadHash(s), form_revision: s.formRevision, names: s.photos.map((p) => p.name), counted: calls[i].counted, deliveries: calls[i].queued,
+        })),
+      ),
+      now, now - DAY_MS, this.policy.mailsPerRecipientPerDay, MAIL_LIMIT_LOCKS,
+    ]);
   }
 
   /**
@@ -234,5 +230,4 @@ export class PostgresRequestWriter implements RequestWriter {
     );
     return rows[0]?.held === true;
   }
-
 }

@@ -1,6 +1,6 @@
 /**
  * What PostgreSQL plans, and how often, on the pool's connections: a submit (a call of
- * portal_store_request) is planned once per connection and kept, not planned again at every call; it
+ * portal_store_requests) is planned once per connection and kept, not planned again at every call; it
  * reads only the photos the request names, and a mailbox's count only its day's mails, however the
  * tables grew since the connection's first submits (read from the connection's own statistics); the
  * due deliveries, whose rows depend on the outbox as it is, are planned at each call. Tests in this
@@ -92,7 +92,7 @@ describe.runIf(BACKEND === 'postgres')('plans kept on the pool of PostgreSQL', {
       const [outcome] = await writer.write([request(n)]);
       expect(outcome).toEqual({ ok: true, value: { kind: 'stored', reference: `ref-${n}`, replay: false } });
     }
-    const [submit] = await plans('portal_store_request');
+    const [submit] = await plans('portal_store_requests');
     // PostgreSQL tries a few custom plans before it keeps the generic one (plancache.c: five).
     expect(submit.custom).toBeLessThanOrEqual(5);
     expect(submit.generic).toBeGreaterThanOrEqual(15);
