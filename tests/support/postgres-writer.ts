@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '../../src/server/storage/open-storage';
 import type { RequestWriter, Storage } from '../../src/server/storage/port';
 import { freshPostgres, type FreshDatabase } from './backend';
+import { storedPhoto } from './stored-photo';
 
 /** Storage and its request writer on a database of their own, for the tests that race PostgreSQL's transactions. */
 export interface WriterOnPostgres {
@@ -36,10 +37,6 @@ export async function writerOnPostgres(mailsPerRecipientPerDay: number): Promise
     throw error;
   }
   const photos = storage.photos;
-  const photo = async () => {
-    const temp = photos.tempPath();
-    writeFileSync(temp, 'jpeg-bytes');
-    return (await photos.add(temp, 'jpg', '192.0.2.1')).name;
-  };
+  const photo = () => storedPhoto(photos);
   return { db, storage, writer, photo, close };
 }

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStorage } from '../../../src/server/storage/open-storage';
 import type { Storage } from '../../../src/server/storage/port';
 import { probeDatabase, type DatabaseProbe } from '../../support/database-probe';
+import { storedPhoto } from '../../support/stored-photo';
 import { BACKEND, backendEnv } from '../../support/backend';
 
 let dir: string;
@@ -27,19 +28,15 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function storedPhoto(createdAt: number): Promise<string> {
-  const temp = storage.photos.tempPath();
-  writeFileSync(temp, 'jpeg');
-  return (await storage.photos.add(temp, 'jpg', '192.0.2.1', createdAt)).name;
-}
+const photoMadeAt = (createdAt: number) => storedPhoto(storage.photos, { bytes: 'jpeg', createdAt });
 
 describe('unused photo sweep', () => {
   it('removes photos no request used within the TTL, and keeps used and recent ones', async () => {
     const now = 1_000_000_000;
     const ttl = 60_000;
-    const old = await storedPhoto(now - ttl - 1);
-    const recent = await storedPhoto(now - 1000);
-    const used = await storedPhoto(now - ttl - 1);
+    const old = await photoMadeAt(now - ttl - 1);
+    const recent = await photoMadeAt(now - 1000);
+    const used = await photoMadeAt(now - ttl - 1);
     const [request] = await probe.all<{ id: number }>(
       `INSERT INTO requests (reference, brand, variant, locale, payload, payload_hash, created_at) VALUES ('r', 'ilve', 'simple', 'nl', '{}', 'h', 0) RETURNING id`,
     );
@@ -55,7 +52,7 @@ describe('unused photo sweep', () => {
 
   it.runIf(BACKEND === 'sqlite')('removes temp files and old unregistered files at start-up', async () => {
     const folder = join(dir, 'photos');
-    const kept = await storedPhoto(Date.now());
+    const kept = await photoMadeAt(Date.now());
     writeFileSync(join(folder, '.tmp-crashed'), 'x');
     writeFileSync(join(folder, 'stray.jpg'), 'x');
     utimesSync(join(folder, 'stray.jpg'), new Date(0), new Date(0));

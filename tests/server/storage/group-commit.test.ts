@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import type { Outcome, Storage } from '../../../src/server/storage/port';
 import type { NewRequest } from '../../../src/server/storage/records';
 import { BACKEND, backendEnv } from '../../support/backend';
 import { probeDatabase, type DatabaseProbe } from '../../support/database-probe';
+import { storedPhoto } from '../../support/stored-photo';
 
 describe('GroupCommit', () => {
   it('hands the items of one event-loop turn to a single commit and answers each with its own outcome', async () => {
@@ -51,12 +52,7 @@ describe('request writer (the backend under test)', () => {
     const where = { dataDir: dir, databaseUrl: backend.env.DATABASE_URL ?? '' };
     storage = await openStorage({ ...where, databasePoolSize: 4 });
     probe = probeDatabase(where);
-    for (const name of photos) {
-      const temp = storage.photos.tempPath();
-      writeFileSync(temp, 'jpeg');
-      const stored = await storage.photos.add(temp, 'jpg', '192.0.2.1');
-      named.set(name, stored.name);
-    }
+    for (const name of photos) named.set(name, await storedPhoto(storage.photos));
     const writer = await storage.openWriter({ mailsPerRecipientPerDay: 5 });
     closeWriter = () => writer.close();
     return writer;

@@ -14,6 +14,7 @@ import type { NewRequest, QueuedDelivery } from '../../../src/server/storage/rec
 import { StoreRefusal } from '../../../src/server/storage/store-refusal';
 import { backendEnv } from '../../support/backend';
 import { probeDatabase } from '../../support/database-probe';
+import { storedPhoto } from '../../support/stored-photo';
 
 let dir: string;
 let storage: Storage;
@@ -49,11 +50,7 @@ function tempWith(bytes: string): string {
   return temp;
 }
 
-async function photo(owner = '192.0.2.1', bytes = 'jpeg-bytes'): Promise<string> {
-  const temp = storage.photos.tempPath();
-  writeFileSync(temp, bytes);
-  return (await storage.photos.add(temp, 'jpg', owner)).name;
-}
+const photo = (owner?: string, bytes?: string) => storedPhoto(storage.photos, { owner, bytes });
 
 const mail = (kind: string, to: string, counted = true): QueuedDelivery => ({
   kind,
