@@ -4,7 +4,7 @@
  * (vitest.config.ts). What a caller of the port may count on, whichever
  * database is behind it.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,12 +42,6 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
   for await (const item of items) all.push(item);
   return all;
-}
-
-function tempWith(bytes: string): string {
-  const temp = storage.photos.tempPath();
-  writeFileSync(temp, bytes);
-  return temp;
 }
 
 const photo = (owner?: string, bytes?: string) => storedPhoto(storage.photos, { owner, bytes });
@@ -345,14 +339,14 @@ describe('photos', () => {
   it('counts a network by its owners\' prefix, and makes room by forgetting unclaimed photos of the block holding the most first, the oldest first, never a claimed one', async () => {
     const claimed = await request('ref-claimed');
     await store(claimed);
-    const old = await storage.photos.add(tempWith('aaaa'), 'jpg', '192.0.0.0/16 192.0.2.0/24 192.0.2.7', Date.now() - 2000);
-    const middle = await storage.photos.add(tempWith('bbbb'), 'jpg', '192.0.0.0/16 192.0.3.0/24 192.0.3.8', Date.now() - 1000);
-    const young = await storage.photos.add(tempWith('cccc'), 'jpg', '198.51.0.0/16 198.51.100.0/24 198.51.100.1');
+    const old = await storedPhoto(storage.photos, { bytes: 'aaaa', owner: '192.0.0.0/16 192.0.2.0/24 192.0.2.7', createdAt: Date.now() - 2000 });
+    const middle = await storedPhoto(storage.photos, { bytes: 'bbbb', owner: '192.0.0.0/16 192.0.3.0/24 192.0.3.8', createdAt: Date.now() - 1000 });
+    const young = await storedPhoto(storage.photos, { bytes: 'cccc', owner: '198.51.0.0/16 198.51.100.0/24 198.51.100.1' });
     expect(await storage.photos.unclaimedBytes('192.0.0.0/16 192.0.2.0/24 192.0.2.7', ['192.0.0.0/16 192.0.2.0/24 ', '192.0.0.0/16 '])).toEqual({ total: 12, mine: 4, groups: [4, 8] });
     const later = Date.now() + 1;
     expect(await storage.photos.evictUnclaimed(5, later)).toEqual({ evicted: 2, oldestLeft: expect.any(Number) });
-    expect([await storage.photos.read(old.name), await storage.photos.read(middle.name)]).toEqual([undefined, undefined]);
-    expect(await storage.photos.read(young.name)).toEqual(Buffer.from('cccc'));
+    expect([await storage.photos.read(old), await storage.photos.read(middle)]).toEqual([undefined, undefined]);
+    expect(await storage.photos.read(young)).toEqual(Buffer.from('cccc'));
     expect(await storage.photos.evictUnclaimed(4, later)).toEqual({ evicted: 1, oldestLeft: undefined });
     expect(await storage.photos.evictUnclaimed(100, later)).toEqual({ evicted: 0, oldestLeft: undefined });
     for (const { name } of claimed.photos) expect(await storage.photos.read(name)).toBeDefined();
@@ -360,25 +354,25 @@ describe('photos', () => {
 
   it('never forgets a photo made since `before` to make room, and none at all when those older are too few', async () => {
     const now = Date.now();
-    const old = await storage.photos.add(tempWith('aaaa'), 'jpg', '10.0.0.0/16 10.0.0.0/24 10.0.0.1', now - 60_000);
-    const recent = await storage.photos.add(tempWith('bbbbbbbb'), 'jpg', '192.0.0.0/16 192.0.2.0/24 192.0.2.7', now - 1000);
+    const old = await storedPhoto(storage.photos, { bytes: 'aaaa', owner: '10.0.0.0/16 10.0.0.0/24 10.0.0.1', createdAt: now - 60_000 });
+    const recent = await storedPhoto(storage.photos, { bytes: 'bbbbbbbb', owner: '192.0.0.0/16 192.0.2.0/24 192.0.2.7', createdAt: now - 1000 });
     // The recent one's block holds the most: still only the old one may go, and 6 bytes it cannot make.
     expect(await storage.photos.evictUnclaimed(6, now - 30_000)).toEqual({ evicted: 0, oldestLeft: now - 60_000 });
-    expect([await storage.photos.read(old.name), await storage.photos.read(recent.name)]).toEqual([Buffer.from('aaaa'), Buffer.from('bbbbbbbb')]);
+    expect([await storage.photos.read(old), await storage.photos.read(recent)]).toEqual([Buffer.from('aaaa'), Buffer.from('bbbbbbbb')]);
     expect(await storage.photos.evictUnclaimed(4, now - 30_000)).toEqual({ evicted: 1, oldestLeft: now - 1000 });
-    expect(await storage.photos.read(recent.name)).toEqual(Buffer.from('bbbbbbbb'));
+    expect(await storage.photos.read(recent)).toEqual(Buffer.from('bbbbbbbb'));
   });
 
   it('forgets sooner the unclaimed photos of an owner at its share, and only theirs', async () => {
     const hour = 60 * 60_000;
     const hoarder = '192.0.2.0/24 192.0.2.7';
-    const old = [await storage.photos.add(tempWith('aaaa'), 'jpg', hoarder, Date.now() - 2 * hour), await storage.photos.add(tempWith('bbbb'), 'jpg', hoarder, Date.now() - 2 * hour)];
-    const recent = await storage.photos.add(tempWith('cccc'), 'jpg', hoarder);
-    const other = await storage.photos.add(tempWith('dddd'), 'jpg', '198.51.100.0/24 198.51.100.1', Date.now() - 2 * hour);
+    const old = [await storedPhoto(storage.photos, { bytes: 'aaaa', owner: hoarder, createdAt: Date.now() - 2 * hour }), await storedPhoto(storage.photos, { bytes: 'bbbb', owner: hoarder, createdAt: Date.now() - 2 * hour })];
+    const recent = await storedPhoto(storage.photos, { bytes: 'cccc', owner: hoarder });
+    const other = await storedPhoto(storage.photos, { bytes: 'dddd', owner: '198.51.100.0/24 198.51.100.1', createdAt: Date.now() - 2 * hour });
     expect(await storage.photos.removeOverShareBefore(Date.now() - hour, 12)).toBe(2);
-    expect(await Promise.all(old.map((p) => storage.photos.read(p.name)))).toEqual([undefined, undefined]);
-    expect(await storage.photos.read(recent.name)).toEqual(Buffer.from('cccc'));
-    expect(await storage.photos.read(other.name)).toEqual(Buffer.from('dddd'));
+    expect(await Promise.all(old.map((name) => storage.photos.read(name)))).toEqual([undefined, undefined]);
+    expect(await storage.photos.read(recent)).toEqual(Buffer.from('cccc'));
+    expect(await storage.photos.read(other)).toEqual(Buffer.from('dddd'));
     expect(await storage.photos.removeOverShareBefore(Date.now() - hour, 12)).toBe(0);
   });
 
