@@ -59,6 +59,7 @@ describe.runIf(BACKEND === 'postgres')('a deadlock between a batch and a request
       // Whichever waited its deadlock_timeout out first is failed (on a loaded machine, either), and sent again
       // once the other committed: the photo and the key are the other's by then.
       if (aloneOutcome.ok && aloneOutcome.value.kind === 'stored') {
+        expect(aloneOutcome).toEqual(stored);
         expect(batchOutcomes).toEqual([{ ok: true, value: { kind: 'photos-unavailable', fields: ['image1'] } }, keyConflict]);
       } else {
         expect(batchOutcomes).toEqual([stored, stored]);
